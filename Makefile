@@ -1,0 +1,40 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
+
+.PHONY: run test lint format messages
+
+run: $(VENV)/.installed $(CATALOGUES)
+	@mkdir -p var
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py loaddemo
+	@echo "Quizsite is on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.installed $(CATALOGUES)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Refresh the catalogues after changing user-facing text, then translate what is new.
+messages: $(VENV)/.installed
+	$(BIN)/python manage.py makemessages --all --no-obsolete --no-wrap --ignore=.venv --ignore=var --ignore=tests
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[test]"
+	@touch $@
+
+%.mo: %.po
+	@command -v msgfmt >/dev/null || (apt-get update -qq && apt-get install -y -qq gettext)
+	msgfmt --check -o $@ $<

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class QuizsiteConfig(AppConfig):
+    name = "quizsite"
+    verbose_name = "Quizsite"

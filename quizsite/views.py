@@ -1,0 +1,22 @@
+from django.db import DatabaseError, connection
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+
+
+@never_cache
+def healthz(request: HttpRequest) -> HttpResponse:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
+    return HttpResponse("ok\n", content_type="text/plain")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 404, showing the view's own translated message where it gave one."""
+    message = None
+    if isinstance(exception, Http404) and exception.args and isinstance(exception.args[0], str):
+        message = exception.args[0]
+    return render(request, "404.html", {"message": message}, status=404)

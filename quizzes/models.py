@@ -1,0 +1,212 @@
+import hashlib
+import uuid
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from guides.models import GuidePath
+
+
+class Level(models.TextChoices):
+    BEGINNER = "beginner", _("Beginner")
+    INTERMEDIATE = "intermediate", _("Intermediate")
+    ADVANCED = "advanced", _("Advanced")
+
+
+class QuizQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(is_published=True)
+
+
+class Quiz(models.Model):
+    slug = models.SlugField(_("slug"), max_length=100, unique=True)
+    title = models.CharField(_("title"), max_length=200)
+    description = models.TextField(_("description"), blank=True)
+    level = models.CharField(_("level"), max_length=20, choices=Level, default=Level.BEGINNER)
+    guide_paths = models.ManyToManyField(
+        GuidePath, related_name="quizzes", blank=True, verbose_name=_("guide paths")
+    )
+    is_published = models.BooleanField(_("published"), default=False)
+    pass_mark = models.PositiveSmallIntegerField(
+        _("pass mark (%)"), default=70, validators=[MaxValueValidator(100)]
+    )
+    shuffle_choices = models.BooleanField(_("shuffle choices"), default=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    objects = QuizQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["title", "pk"]
+        verbose_name = _("quiz")
+        verbose_name_plural = _("quizzes")
+        constraints = [
+            models.CheckConstraint(condition=Q(pass_mark__lte=100), name="quiz_pass_mark_percent"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("quiz_detail", kwargs={"slug": self.slug})
+
+
+class QuestionKind(models.TextChoices):
+    SINGLE = "single", _("Single choice")
+    MULTIPLE = "multiple", _("Multiple choice")
+    TRUE_FALSE = "true_false", _("True or false")
+
+
+class Question(models.Model):
+    quiz = models.ForeignKey(
+        Quiz, on_delete=models.CASCADE, related_name="questions", verbose_name=_("quiz")
+    )
+    position = models.PositiveIntegerField(_("position"))
+    prompt = models.TextField(_("prompt"))
+    explanation = models.TextField(_("explanation"), blank=True)
+    guide_url = models.URLField(
+        _("guide section URL"),
+        blank=True,
+        help_text=_("The section of the guide that teaches this, shown with the explanation."),
+    )
+    kind = models.CharField(
+        _("kind"), max_length=20, choices=QuestionKind, default=QuestionKind.SINGLE
+    )
+
+    class Meta:
+        ordering = ["position", "pk"]
+        verbose_name = _("question")
+        verbose_name_plural = _("questions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["quiz", "position"], name="question_position_unique_in_quiz"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.prompt
+
+
+class Choice(models.Model):
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, related_name="choices", verbose_name=_("question")
+    )
+    position = models.PositiveIntegerField(_("position"))
+    text = models.CharField(_("text"), max_length=500)
+    is_correct = models.BooleanField(_("correct"), default=False)
+    feedback = models.TextField(
+        _("feedback"), blank=True, help_text=_("Shown to a learner who picked this choice.")
+    )
+
+    class Meta:
+        ordering = ["position", "pk"]
+        verbose_name = _("choice")
+        verbose_name_plural = _("choices")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["question", "position"], name="choice_position_unique_in_question"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Attempt(models.Model):
+    public_id = models.UUIDField(_("public id"), default=uuid.uuid4, unique=True, editable=False)
+    quiz = models.ForeignKey(
+        Quiz, on_delete=models.PROTECT, related_name="attempts", verbose_name=_("quiz")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="attempts",
+        verbose_name=_("learner"),
+    )
+    # Anonymous learners own their attempts through their session.
+    session_key = models.CharField(_("session"), max_length=40, blank=True, db_index=True)
+    language = models.CharField(_("language"), max_length=10)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    completed_at = models.DateTimeField(_("completed"), null=True, blank=True)
+    score = models.PositiveIntegerField(_("score"), null=True, blank=True)
+    max_score = models.PositiveIntegerField(_("out of"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "pk"]
+        verbose_name = _("attempt")
+        verbose_name_plural = _("attempts")
+
+    def __str__(self) -> str:
+        return str(self.public_id)
+
+    def get_absolute_url(self) -> str:
+        return reverse("results", kwargs={"public_id": self.public_id})
+
+    @property
+    def is_finished(self) -> bool:
+        return self.completed_at is not None
+
+    @property
+    def percent(self) -> int | None:
+        if self.score is None or not self.max_score:
+            return None
+        return round(100 * self.score / self.max_score)
+
+    @property
+    def passed(self) -> bool:
+        return self.percent is not None and self.percent >= self.quiz.pass_mark
+
+    def choice_order_key(self, choice: Choice) -> str:
+        """A stable per-attempt order, so shuffled choices stay put across reloads."""
+        return hashlib.sha256(f"{self.public_id}:{choice.pk}".encode()).hexdigest()
+
+    def question_url(self, number: int) -> str:
+        return reverse("question", kwargs={"public_id": self.public_id, "number": number})
+
+
+class Answer(models.Model):
+    attempt = models.ForeignKey(
+        Attempt, on_delete=models.CASCADE, related_name="answers", verbose_name=_("attempt")
+    )
+    question = models.ForeignKey(
+        Question, on_delete=models.PROTECT, related_name="answers", verbose_name=_("question")
+    )
+    choices = models.ManyToManyField(
+        Choice, through="AnswerChoice", related_name="answers", verbose_name=_("chosen choices")
+    )
+    is_correct = models.BooleanField(_("correct"))
+    answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["answered_at", "pk"]
+        verbose_name = _("answer")
+        verbose_name_plural = _("answers")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["attempt", "question"], name="answer_once_per_question"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.attempt} / {self.question_id}"
+
+
+class AnswerChoice(models.Model):
+    """A choice picked in an answer; PROTECT keeps a picked choice from being deleted."""
+
+    answer = models.ForeignKey(Answer, on_delete=models.CASCADE, related_name="picks")
+    choice = models.ForeignKey(Choice, on_delete=models.PROTECT, related_name="picks")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["answer", "choice"], name="answer_choice_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.answer} / {self.choice_id}"
