@@ -44,6 +44,7 @@ class Quiz(models.Model):
         ordering = ["title", "pk"]
         verbose_name = _("quiz")
         verbose_name_plural = _("quizzes")
+        permissions = [("view_report", _("Can view score reports"))]
         constraints = [
             models.CheckConstraint(condition=Q(pass_mark__lte=100), name="quiz_pass_mark_percent"),
         ]
