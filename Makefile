@@ -15,11 +15,14 @@ run: $(VENV)/.installed $(CATALOGUES)
 	@echo "Quizsite is on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The suite runs twice: on SQLite, then on a private PostgreSQL server it starts and stops.
 test: $(VENV)/.installed $(CATALOGUES)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
+	scripts/postgres start
+	DATABASE_URL=$$(scripts/postgres url) $(BIN)/pytest; status=$$?; scripts/postgres stop; exit $$status
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check --fix .

@@ -3,6 +3,7 @@
 import os
 from pathlib import Path
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -83,11 +84,11 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "quizsite.wsgi.application"
 
+# PostgreSQL in production (postgres://user:password@host:port/name); SQLite when unset.
 DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": BASE_DIR / "var" / "db.sqlite3",
-    }
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}", conn_max_age=600
+    )
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -102,3 +102,9 @@ def guide(db) -> GuidePath:
 @pytest.fixture
 def quiz(guide) -> Quiz:
     return make_quiz(guide=guide)
+
+
+def pytest_report_header(config) -> str:
+    from django.conf import settings
+
+    return f"database: {settings.DATABASES['default']['ENGINE']}"
