@@ -3,6 +3,7 @@ from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from .models import GuidePath
 
@@ -17,6 +18,7 @@ def _published_quizzes():
     )
 
 
+@require_safe
 def guide_detail(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         guide = GuidePath.objects.published().prefetch_related(_published_quizzes()).get(slug=slug)

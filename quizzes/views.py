@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.generic import FormView
 
 from guides.models import GuidePath
@@ -19,6 +19,7 @@ from .models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
 from .services import AlreadyAnswered, answer_record, attempt_start, attempts_claim
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     quizzes = Quiz.objects.published().annotate(question_count=Count("questions"))
     guides = GuidePath.objects.published().prefetch_related(
@@ -50,6 +51,7 @@ def _get_published_quiz(slug: str, queryset=Quiz.objects) -> Quiz:
         raise Http404(_("There is no quiz at this address.")) from None
 
 
+@require_safe
 def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
     quiz = _get_published_quiz(
         slug,
@@ -98,6 +100,7 @@ def _ordered_choices(attempt: Attempt, question: Question) -> list[Choice]:
     return choices
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse:
     attempt = _get_attempt_for(request, public_id)
     steps = _steps(attempt)
@@ -167,6 +170,7 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
     return render(request, "quizzes/question.html", context, status=status)
 
 
+@require_safe
 def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
     attempt = _get_attempt_for(request, public_id)
     if not attempt.is_finished:

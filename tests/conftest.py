@@ -108,3 +108,8 @@ def pytest_report_header(config) -> str:
     from django.conf import settings
 
     return f"database: {settings.DATABASES['default']['ENGINE']}"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,75 @@
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests.conftest import answer, choice_of, make_quiz, question_url, start
+
+
+def test_root_redirects_by_accept_language(client, db):
+    assert client.get("/", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")["Location"] == "/fr/"
+    assert client.get("/", HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9")["Location"] == "/en/"
+    assert client.get("/", HTTP_ACCEPT_LANGUAGE="de")["Location"] == "/en/"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_html_lang_and_hreflang_alternates(client, quiz, lang):
+    html = client.get(f"/{lang}/quizzes/dp-quiz/").content.decode()
+    assert f'<html lang="{lang}">' in html
+    for code in ("en", "fr"):
+        url = f"http://testserver/{code}/quizzes/dp-quiz/"
+        assert f'<link rel="alternate" hreflang="{code}" href="{url}">' in html
+
+
+def test_switcher_keeps_the_learner_on_the_same_question(client, quiz):
+    attempt = start(client, quiz)
+    answer(client, attempt, 1, choice_of(quiz, 1, correct=True))
+    english = client.get(question_url(attempt, 2)).content.decode()
+    french_url = question_url(attempt, 2, "fr")
+    assert f'href="{french_url}" hreflang="fr" lang="fr"' in english
+    french = client.get(french_url).content.decode()
+    assert "Question 2 sur 8" in french
+    assert "Énoncé de la question 2" in french
+    answer(client, attempt, 2, choice_of(quiz, 2, correct=True), lang="fr")
+    attempt.refresh_from_db()
+    assert attempt.answers.count() == 2
+    assert attempt.language == "en"
+
+
+def test_missing_french_falls_back_to_english_marked_lang_en(client, guide):
+    quiz = make_quiz(slug="half", questions=2, french=False, guide=guide)
+    question = quiz.questions.get(position=1)
+    question.prompt_fr = "Énoncé traduit"
+    question.save()
+    attempt = start(client, quiz, "fr")
+    html = client.get(question_url(attempt, 1, "fr")).content.decode()
+    assert '<legend class="prompt">Énoncé traduit</legend>' in html
+    assert re.search(r'<label for="choice-\d+" lang="en">Q1 choice 1</label>', html)
+    landing = client.get("/fr/quizzes/half/").content.decode()
+    assert '<h1 lang="en">Data parallelism quiz</h1>' in landing
+    assert '<li lang="en">Question 2 prompt</li>' in landing
+    assert "<li>Énoncé traduit</li>" in landing
+    answer(client, attempt, 1, choice_of(quiz, 1, correct=True), lang="fr")
+    feedback = client.get(question_url(attempt, 1, "fr")).content.decode()
+    assert '<div class="explanation" lang="en"><p>Explanation 1 in English.</p></div>' in feedback
+
+
+def test_french_content_is_not_marked(client, quiz):
+    html = client.get("/fr/quizzes/dp-quiz/").content.decode()
+    assert "<h1>Quiz sur le parallélisme des données</h1>" in html
+    assert 'lang="en">' not in html.replace('hreflang="en" lang="en">', "")
+
+
+@pytest.mark.parametrize("code", [code for code, _name in settings.LANGUAGES if code != "en"])
+def test_catalogue_is_complete(code):
+    po = Path(settings.BASE_DIR, "locale", code, "LC_MESSAGES", "django.po")
+    for flag in ("--untranslated", "--only-fuzzy"):
+        result = subprocess.run(
+            ["msgattrib", flag, "--no-obsolete", str(po)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert result.stdout == "", f"{po} has entries that are {flag.strip('-')}"

@@ -1,0 +1,65 @@
+"""A fixed, small number of queries per page, whatever the number of questions."""
+
+import pytest
+
+from tests.conftest import answer, choice_of, make_quiz, question_url, results_url, start
+
+# Session and user lookups included.
+QUESTION_PAGE = 6
+ANSWER_POST = 14
+RESULTS_PAGE = 6
+LANDING_PAGE = 6
+HOME_PAGE = 4
+
+
+@pytest.fixture(params=[8, 40], ids=lambda n: f"{n}-questions")
+def sized_quiz(request, guide):
+    return make_quiz(questions=request.param, guide=guide)
+
+
+def test_question_page(client, sized_quiz, django_assert_max_num_queries):
+    attempt = start(client, sized_quiz)
+    with django_assert_max_num_queries(QUESTION_PAGE):
+        assert client.get(question_url(attempt, 1)).status_code == 200
+    answer(client, attempt, 1, choice_of(sized_quiz, 1, correct=True))
+    with django_assert_max_num_queries(QUESTION_PAGE):
+        assert client.get(question_url(attempt, 1)).status_code == 200
+
+
+def test_answer_post(client, sized_quiz, django_assert_max_num_queries):
+    attempt = start(client, sized_quiz)
+    choice = choice_of(sized_quiz, 1, correct=True)
+    with django_assert_max_num_queries(ANSWER_POST):
+        assert answer(client, attempt, 1, choice).status_code == 302
+
+
+def test_last_answer_post_scores_the_attempt(client, sized_quiz, django_assert_max_num_queries):
+    attempt = start(client, sized_quiz)
+    total = sized_quiz.questions.count()
+    for n in range(1, total):
+        answer(client, attempt, n, choice_of(sized_quiz, n, correct=True))
+    last = choice_of(sized_quiz, total, correct=False)
+    with django_assert_max_num_queries(ANSWER_POST + 1):
+        answer(client, attempt, total, last)
+    attempt.refresh_from_db()
+    assert (attempt.score, attempt.max_score) == (total - 1, total)
+
+
+def test_results_page(client, sized_quiz, django_assert_max_num_queries):
+    attempt = start(client, sized_quiz)
+    for n in range(1, sized_quiz.questions.count() + 1):
+        answer(client, attempt, n, choice_of(sized_quiz, n, correct=True))
+    with django_assert_max_num_queries(RESULTS_PAGE):
+        response = client.get(results_url(attempt))
+    assert response.status_code == 200
+
+
+def test_landing_page(client, sized_quiz, django_assert_max_num_queries):
+    start(client, sized_quiz)
+    with django_assert_max_num_queries(LANDING_PAGE):
+        assert client.get(f"/en/quizzes/{sized_quiz.slug}/").status_code == 200
+
+
+def test_home_page(client, sized_quiz, django_assert_max_num_queries):
+    with django_assert_max_num_queries(HOME_PAGE):
+        assert client.get("/en/").status_code == 200
