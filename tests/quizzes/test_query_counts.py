@@ -10,6 +10,7 @@ ANSWER_POST = 14
 RESULTS_PAGE = 6
 LANDING_PAGE = 6
 HOME_PAGE = 4
+START_POST = 10
 
 
 @pytest.fixture(params=[8, 40], ids=lambda n: f"{n}-questions")
@@ -24,6 +25,12 @@ def test_question_page(client, sized_quiz, django_assert_max_num_queries):
     answer(client, attempt, 1, choice_of(sized_quiz, 1, correct=True))
     with django_assert_max_num_queries(QUESTION_PAGE):
         assert client.get(question_url(attempt, 1)).status_code == 200
+
+
+def test_start_post(client, sized_quiz, django_assert_max_num_queries):
+    with django_assert_max_num_queries(START_POST):
+        response = client.post(f"/en/quizzes/{sized_quiz.slug}/start/")
+    assert response.status_code == 302
 
 
 def test_answer_post(client, sized_quiz, django_assert_max_num_queries):
