@@ -14,7 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.decorators import method_decorator
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import get_language_info, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
@@ -43,7 +43,7 @@ def _count(model, field: str):
 
 
 def _language_name(code: str) -> str:
-    return gettext(get_language_info(code)["name"])
+    return dict(settings.LANGUAGES)[code]
 
 
 class PositionsFormSet(forms.BaseInlineFormSet):
