@@ -4,9 +4,13 @@ import uuid
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, IntegerField, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models.functions import Coalesce
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from modeltranslation.translator import translator
+from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
 
@@ -17,9 +21,91 @@ class Level(models.TextChoices):
     ADVANCED = "advanced", _("Advanced")
 
 
+def other_languages() -> list[str]:
+    """The languages content is translated into from the default one."""
+    return [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+def translated_fields(model: type[models.Model]) -> tuple[str, ...]:
+    """The model's translated fields, in the order the model declares them."""
+    names = translator.get_options_for_model(model).all_fields
+    return tuple(f.name for f in model._meta.get_fields() if f.name in names)
+
+
+def _is_missing(obj: models.Model, field: str, language: str) -> bool:
+    """True when the default language has a text for `field` and `language` has none."""
+    default = getattr(obj, build_localized_fieldname(field, settings.LANGUAGE_CODE))
+    return bool(default) and not getattr(obj, build_localized_fieldname(field, language))
+
+
+def _missing_count(model: type[models.Model], language: str, prefix: str = ""):
+    """SQL counting, over one row, the translated fields `language` lacks."""
+    cases = []
+    for field in translated_fields(model):
+        default = prefix + build_localized_fieldname(field, settings.LANGUAGE_CODE)
+        target = prefix + build_localized_fieldname(field, language)
+        missing = Q(**{f"{default}__gt": ""}) & (
+            Q(**{f"{target}__isnull": True}) | Q(**{target: ""})
+        )
+        cases.append(Case(When(missing, then=Value(1)), default=Value(0)))
+    return sum(cases[1:], cases[0])
+
+
+def content_place(question: int, choice: int | None = None) -> str:
+    """Where something is in a quiz, numbered from 1 in order: "question 3, choice 2"."""
+    if choice is None:
+        return gettext("question %(number)s") % {"number": question}
+    return gettext("question %(question)s, choice %(choice)s") % {
+        "question": question,
+        "choice": choice,
+    }
+
+
+def choice_problems(kind: str, correct: list[bool]) -> list[str]:
+    """What is wrong with a question of `kind` whose choices are correct or not, in order."""
+    problems = []
+    if len(correct) < 2:
+        problems.append(gettext("A question needs at least two choices."))
+    if kind == QuestionKind.MULTIPLE:
+        if not any(correct):
+            problems.append(gettext("Mark at least one choice as correct."))
+    elif sum(correct) != 1:
+        problems.append(gettext("Mark exactly one choice as correct."))
+    return problems
+
+
 class QuizQuerySet(models.QuerySet):
     def published(self):
         return self.filter(is_published=True)
+
+    def with_missing_translations(self):
+        """Annotate `missing_<language>`: translated fields of the quiz, its questions and
+        choices that have a default-language text but none in that language."""
+        annotations = {}
+        for language in other_languages():
+            questions = (
+                Question.objects.filter(quiz=OuterRef("pk"))
+                .order_by()
+                .values("quiz")
+                .annotate(n=Sum(_missing_count(Question, language)))
+                .values("n")
+            )
+            choices = (
+                Choice.objects.filter(question__quiz=OuterRef("pk"))
+                .order_by()
+                .values("question__quiz")
+                .annotate(n=Sum(_missing_count(Choice, language)))
+                .values("n")
+            )
+            annotations[f"missing_{language}"] = (
+                _missing_count(Quiz, language)
+                + Coalesce(Subquery(questions, output_field=IntegerField()), 0)
+                + Coalesce(Subquery(choices, output_field=IntegerField()), 0)
+            )
+        return self.annotate(**annotations)
+
+    def missing_translation(self, language: str):
+        return self.with_missing_translations().filter(**{f"missing_{language}__gt": 0})
 
 
 class Quiz(models.Model):
@@ -54,6 +140,43 @@ class Quiz(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("quiz_detail", kwargs={"slug": self.slug})
+
+    def missing_translations(self, language: str) -> list[str]:
+        """Where `language` lacks a text the default language has: "question 2: explanation"."""
+        places = [
+            str(self._meta.get_field(field).verbose_name)
+            for field in translated_fields(Quiz)
+            if _is_missing(self, field, language)
+        ]
+        questions = self.questions.prefetch_related("choices")
+        for number, question in enumerate(questions, 1):
+            place = content_place(number)
+            places += [
+                f"{place}: {Question._meta.get_field(field).verbose_name}"
+                for field in translated_fields(Question)
+                if _is_missing(question, field, language)
+            ]
+            for choice_number, choice in enumerate(question.choices.all(), 1):
+                choice_place = content_place(number, choice_number)
+                places += [
+                    f"{choice_place}: {Choice._meta.get_field(field).verbose_name}"
+                    for field in translated_fields(Choice)
+                    if _is_missing(choice, field, language)
+                ]
+        return places
+
+    def publish_problems(self) -> list[str]:
+        """Why this quiz, as saved, can't be published; empty when it can."""
+        if self.pk is None:
+            return [gettext("Add at least one question before publishing.")]
+        questions = list(self.questions.prefetch_related("choices"))
+        if not questions:
+            return [gettext("Add at least one question before publishing.")]
+        return [
+            f"{content_place(number)}: {problem}"
+            for number, question in enumerate(questions, 1)
+            for problem in question.choice_problems()
+        ]
 
 
 class QuestionKind(models.TextChoices):
@@ -90,6 +213,12 @@ class Question(models.Model):
 
     def __str__(self) -> str:
         return self.prompt
+
+    def get_absolute_url(self) -> str:
+        return self.quiz.get_absolute_url()
+
+    def choice_problems(self) -> list[str]:
+        return choice_problems(self.kind, [choice.is_correct for choice in self.choices.all()])
 
 
 class Choice(models.Model):

@@ -44,9 +44,12 @@ def _get_attempt_for(request: HttpRequest, public_id: UUID) -> Attempt:
         raise Http404(_("There is no such attempt, or it is not yours.")) from None
 
 
-def _get_published_quiz(slug: str, queryset=Quiz.objects) -> Quiz:
+def _get_published_quiz(request: HttpRequest, slug: str, queryset=Quiz.objects) -> Quiz:
+    """The quiz if learners may see it; editors also preview unpublished ones."""
+    if not request.user.has_perm("quizzes.change_quiz"):
+        queryset = queryset.published()
     try:
-        return queryset.published().get(slug=slug)
+        return queryset.get(slug=slug)
     except Quiz.DoesNotExist:
         raise Http404(_("There is no quiz at this address.")) from None
 
@@ -54,6 +57,7 @@ def _get_published_quiz(slug: str, queryset=Quiz.objects) -> Quiz:
 @require_safe
 def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
     quiz = _get_published_quiz(
+        request,
         slug,
         Quiz.objects.prefetch_related(
             Prefetch("guide_paths", queryset=GuidePath.objects.published()), "questions"
@@ -72,7 +76,7 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
-    quiz = _get_published_quiz(slug)
+    quiz = _get_published_quiz(request, slug)
     if not quiz.questions.exists():
         raise Http404(_("This quiz has no questions yet."))
     attempt = attempt_start(quiz=quiz, user=request.user, session=request.session)

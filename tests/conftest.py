@@ -113,3 +113,42 @@ def pytest_report_header(config) -> str:
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_staff(username: str, group: str):
+    """A staff member in one of the groups the roles migration creates."""
+    from django.contrib.auth.models import Group, User
+
+    user = User.objects.create_user(username, password="not-used", is_staff=True)
+    user.groups.add(Group.objects.get(name=group))
+    return user
+
+
+def inline_data(prefix: str, rows: list[dict], *, initial: int = 0) -> dict:
+    """The POST data of an admin inline: management form and rows, `initial` of them saved."""
+    data = {
+        f"{prefix}-TOTAL_FORMS": str(len(rows)),
+        f"{prefix}-INITIAL_FORMS": str(initial),
+        f"{prefix}-MIN_NUM_FORMS": "0",
+        f"{prefix}-MAX_NUM_FORMS": "1000",
+    }
+    for number, row in enumerate(rows):
+        data |= {f"{prefix}-{number}-{key}": value for key, value in row.items()}
+    return data
+
+
+@pytest.fixture
+def editor(db):
+    return make_staff("editor", "Editors")
+
+
+@pytest.fixture
+def editor_client(client, editor):
+    client.force_login(editor)
+    return client
+
+
+@pytest.fixture
+def instructor_client(client, db):
+    client.force_login(make_staff("instructor", "Instructors"))
+    return client

@@ -1,0 +1,500 @@
+import io
+import zipfile
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models
+from django.db.models import Count, F, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils.decorators import method_decorator
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
+
+from .models import Answer, Attempt, Choice, Question, Quiz, choice_problems, other_languages
+from .services import (
+    QuizFileError,
+    answers_regrade,
+    quiz_export,
+    quiz_file_dump,
+    quiz_file_read,
+    quiz_import,
+)
+
+
+def _count(model, field: str):
+    """Count related rows in a subquery, so that several counts don't multiply each other."""
+    rows = (
+        model.objects.filter(**{field: OuterRef("pk")})
+        .order_by()
+        .values(field)
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(rows, output_field=IntegerField()), 0)
+
+
+def _language_name(code: str) -> str:
+    return dict(settings.LANGUAGES)[code]
+
+
+class PositionsFormSet(forms.BaseInlineFormSet):
+    """Saves reordered rows without tripping the database's unique position constraint."""
+
+    def save(self, commit: bool = True):
+        if commit:
+            moved = [
+                form.instance.pk
+                for form in self.initial_forms
+                if "position" in form.changed_data or self._should_delete_form(form)
+            ]
+            if moved:
+                model = self.model
+                top = self.queryset.order_by("-position").values_list("position", flat=True).first()
+                model.objects.filter(pk__in=moved).update(position=F("position") + (top or 0) + 1)
+        return super().save(commit)
+
+    def _kept_forms(self) -> list[forms.ModelForm]:
+        return [
+            form
+            for form in self.forms
+            if form.has_changed() or form.instance.pk
+            if not self._should_delete_form(form) and form.cleaned_data
+        ]
+
+
+class QuestionInlineFormSet(PositionsFormSet):
+    def clean(self):
+        super().clean()
+        if any(self.errors) or not self.instance.is_published:
+            return
+        kept = self._kept_forms()
+        if not kept:
+            raise ValidationError(gettext("A published quiz needs at least one question."))
+        if any(form.instance.pk is None for form in kept):
+            raise ValidationError(
+                gettext(
+                    "A question added here has no choices yet, and this quiz is published. "
+                    "Add the question from the “Add question” page with its choices, "
+                    "or unpublish the quiz first."
+                )
+            )
+
+
+class ChoiceInlineFormSet(PositionsFormSet):
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        kind = self.instance.kind
+        problems = choice_problems(
+            kind, [form.cleaned_data.get("is_correct", False) for form in self._kept_forms()]
+        )
+        if problems:
+            raise ValidationError(problems)
+
+
+class QuestionInline(TranslationTabularInline):
+    model = Question
+    formset = QuestionInlineFormSet
+    fields = ("position", "prompt", "kind")
+    extra = 0
+    show_change_link = True
+    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 2})}}
+
+
+class ChoiceInline(TranslationTabularInline):
+    model = Choice
+    formset = ChoiceInlineFormSet
+    fields = ("position", "text", "is_correct", "feedback")
+    extra = 2
+    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 2})}}
+
+
+QUIZ_FIELDS = (
+    "title",
+    "slug",
+    "description",
+    "level",
+    "guide_paths",
+    "pass_mark",
+    "shuffle_choices",
+    "is_published",
+)
+
+
+class QuizAdminForm(forms.ModelForm):
+    class Meta:
+        model = Quiz
+        fields = QUIZ_FIELDS
+
+    def clean_is_published(self) -> bool:
+        is_published = self.cleaned_data["is_published"]
+        if is_published:
+            problems = self.instance.publish_problems()
+            if problems:
+                raise ValidationError([gettext("This quiz can't be published yet:"), *problems])
+        return is_published
+
+
+class MissingTranslationFilter(admin.SimpleListFilter):
+    title = _("missing translation")
+    parameter_name = "missing"
+
+    def lookups(self, request, model_admin):
+        return [(code, _language_name(code)) for code in other_languages()]
+
+    def queryset(self, request, queryset):
+        if self.value() in other_languages():
+            return queryset.filter(**{f"missing_{self.value()}__gt": 0})
+        return queryset
+
+
+def _missing_column(language: str):
+    def column(quiz: Quiz) -> str:
+        missing = getattr(quiz, f"missing_{language}")
+        if not missing:
+            return gettext("complete")
+        return ngettext("%(count)s missing", "%(count)s missing", missing) % {"count": missing}
+
+    column.short_description = _language_name(language)
+    column.admin_order_field = f"missing_{language}"
+    column.__name__ = f"missing_{language}"
+    return column
+
+
+def _regraded_message(request: HttpRequest, regraded) -> None:
+    messages.success(
+        request,
+        gettext("Answers regraded: %(answers)s answers and %(attempts)s attempt scores changed.")
+        % {"answers": regraded.answers, "attempts": regraded.attempts},
+    )
+
+
+class RecordedDeleteMixin:
+    """A delete page that explains why content learners answered can't go, and offers
+    to unpublish its quiz, instead of Django's generic list of protected objects."""
+
+    def recorded_count(self, obj) -> int:
+        raise NotImplementedError
+
+    def quiz_of(self, obj) -> Quiz:
+        raise NotImplementedError
+
+    def delete_view(self, request, object_id, extra_context=None):
+        obj = self.get_object(request, object_id)
+        if obj is not None and self.has_delete_permission(request, obj):
+            count = self.recorded_count(obj)
+            if count:
+                quiz = self.quiz_of(obj)
+                context = {
+                    **self.admin_site.each_context(request),
+                    "opts": self.opts,
+                    "object": obj,
+                    "title": gettext("Cannot delete %(name)s") % {"name": self.opts.verbose_name},
+                    "count": count,
+                    "quiz": quiz,
+                    "can_unpublish": quiz.is_published
+                    and request.user.has_perm("quizzes.change_quiz"),
+                }
+                return TemplateResponse(
+                    request, "admin/quizzes/recorded_delete.html", context, status=409
+                )
+        return super().delete_view(request, object_id, extra_context)
+
+
+@admin.register(Quiz)
+class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
+    form = QuizAdminForm
+    inlines = [QuestionInline]
+    list_display = (
+        "title",
+        "slug",
+        "level",
+        "is_published",
+        "question_count",
+        *(_missing_column(code) for code in other_languages()),
+        "attempt_count",
+    )
+    list_filter = ("guide_paths", "level", "is_published", MissingTranslationFilter)
+    search_fields = ("slug", *(f"title_{code}" for code, _name in settings.LANGUAGES))
+    prepopulated_fields = {"slug": (f"title_{settings.LANGUAGE_CODE}",)}
+    filter_horizontal = ("guide_paths",)
+    readonly_fields = ("translation_status",)
+    fields = (*QUIZ_FIELDS, "translation_status")
+    actions = ["publish", "unpublish", "regrade", "export"]
+    change_list_template = "admin/quizzes/quiz/change_list.html"
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .with_missing_translations()
+            .annotate(
+                question_count=_count(Question, "quiz"), attempt_count=_count(Attempt, "quiz")
+            )
+        )
+
+    @admin.display(description=_("questions"), ordering="question_count")
+    def question_count(self, quiz: Quiz) -> int:
+        return quiz.question_count
+
+    @admin.display(description=_("attempts"), ordering="attempt_count")
+    def attempt_count(self, quiz: Quiz) -> int:
+        return quiz.attempt_count
+
+    @admin.display(description=_("translation status"))
+    def translation_status(self, quiz: Quiz) -> str:
+        if quiz.pk is None:
+            return "-"
+        rows = []
+        for code in other_languages():
+            missing = quiz.missing_translations(code)
+            if missing:
+                summary = ngettext(
+                    "%(language)s: %(count)s field missing",
+                    "%(language)s: %(count)s fields missing",
+                    len(missing),
+                ) % {"language": _language_name(code), "count": len(missing)}
+                items = format_html_join("", "<li>{}</li>", ((place,) for place in missing))
+                rows.append(format_html("<p>{}</p><ul>{}</ul>", summary, items))
+            else:
+                rows.append(
+                    format_html(
+                        "<p>{}</p>",
+                        gettext("%(language)s: complete") % {"language": _language_name(code)},
+                    )
+                )
+        return format_html_join("", "{}", ((row,) for row in rows))
+
+    def recorded_count(self, quiz: Quiz) -> int:
+        return quiz.attempts.count()
+
+    def quiz_of(self, quiz: Quiz) -> Quiz:
+        return quiz
+
+    @admin.action(description=_("Publish selected quizzes"), permissions=["change"])
+    def publish(self, request, queryset):
+        published = 0
+        for quiz in queryset.filter(is_published=False):
+            problems = quiz.publish_problems()
+            if problems:
+                messages.error(
+                    request,
+                    gettext("%(quiz)s can't be published: %(problems)s")
+                    % {"quiz": quiz, "problems": " ".join(problems)},
+                )
+                continue
+            Quiz.objects.filter(pk=quiz.pk).update(is_published=True)
+            published += 1
+        if published:
+            messages.success(
+                request,
+                ngettext("%(count)s quiz published.", "%(count)s quizzes published.", published)
+                % {"count": published},
+            )
+
+    @admin.action(description=_("Unpublish selected quizzes"), permissions=["change"])
+    def unpublish(self, request, queryset):
+        count = queryset.filter(is_published=True).update(is_published=False)
+        messages.success(
+            request,
+            ngettext("%(count)s quiz unpublished.", "%(count)s quizzes unpublished.", count)
+            % {"count": count},
+        )
+
+    @admin.action(description=_("Regrade answers"), permissions=["change"])
+    def regrade(self, request, queryset):
+        questions = Question.objects.filter(quiz__in=queryset.values("pk"))
+        _regraded_message(request, answers_regrade(questions=questions))
+
+    @admin.action(description=_("Export as YAML"), permissions=["view"])
+    def export(self, request, queryset):
+        quizzes = list(queryset.order_by("slug"))
+        if len(quizzes) == 1:
+            response = HttpResponse(
+                quiz_file_dump(quiz_export(quiz=quizzes[0])),
+                content_type="application/yaml; charset=utf-8",
+            )
+            response["Content-Disposition"] = f'attachment; filename="{quizzes[0].slug}.yaml"'
+            return response
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for quiz in quizzes:
+                archive.writestr(f"{quiz.slug}.yaml", quiz_file_dump(quiz_export(quiz=quiz)))
+        response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+        response["Content-Disposition"] = 'attachment; filename="quizzes.zip"'
+        return response
+
+    def get_urls(self):
+        return [
+            path(
+                "import/",
+                self.admin_site.admin_view(self.import_view),
+                name="quizzes_quiz_import",
+            ),
+            path(
+                "<int:object_id>/unpublish/",
+                self.admin_site.admin_view(self.unpublish_view),
+                name="quizzes_quiz_unpublish",
+            ),
+            *super().get_urls(),
+        ]
+
+    def import_view(self, request: HttpRequest):
+        if not (self.has_add_permission(request) and self.has_change_permission(request)):
+            raise PermissionDenied
+        form = QuizImportForm(request.POST or None, request.FILES or None)
+        errors: list[str] = []
+        status = 200
+        if request.method == "POST":
+            if form.is_valid():
+                try:
+                    content = form.cleaned_data["file"].read()
+                    quiz = quiz_import(data=quiz_file_read(content=content))
+                except QuizFileError as error:
+                    errors = error.messages
+                else:
+                    messages.success(
+                        request, gettext("Imported “%(quiz)s”.") % {"quiz": quiz.title}
+                    )
+                    return redirect("admin:quizzes_quiz_change", quiz.pk)
+            status = 400
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": gettext("Import a quiz"),
+            "form": form,
+            "errors": errors,
+        }
+        return TemplateResponse(request, "admin/quizzes/quiz/import.html", context, status=status)
+
+    @method_decorator(require_POST)
+    def unpublish_view(self, request: HttpRequest, object_id: int):
+        quiz = get_object_or_404(Quiz, pk=object_id)
+        if not self.has_change_permission(request, quiz):
+            raise PermissionDenied
+        Quiz.objects.filter(pk=quiz.pk).update(is_published=False)
+        messages.success(
+            request,
+            gettext("“%(quiz)s” is unpublished: learners no longer see it.") % {"quiz": quiz},
+        )
+        return redirect("admin:quizzes_quiz_change", quiz.pk)
+
+
+class QuizImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Quiz file"), help_text=_("A YAML file in the format of docs/quiz-format.md.")
+    )
+
+
+@admin.register(Question)
+class QuestionAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
+    inlines = [ChoiceInline]
+    list_display = ("prompt", "quiz", "position", "kind", "choice_count", "answer_count")
+    list_filter = ("quiz__guide_paths", "quiz__level", "quiz__is_published", "quiz")
+    list_select_related = ("quiz",)
+    search_fields = tuple(f"prompt_{code}" for code, _name in settings.LANGUAGES)
+    fields = ("quiz", "position", "kind", "prompt", "explanation", "guide_url")
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+    actions = ["regrade"]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                choice_count=_count(Choice, "question"), answer_count=_count(Answer, "question")
+            )
+        )
+
+    @admin.display(description=_("choices"), ordering="choice_count")
+    def choice_count(self, question: Question) -> int:
+        return question.choice_count
+
+    @admin.display(description=_("answers"), ordering="answer_count")
+    def answer_count(self, question: Question) -> int:
+        return question.answer_count
+
+    def recorded_count(self, question: Question) -> int:
+        return question.answers.count()
+
+    def quiz_of(self, question: Question) -> Quiz:
+        return question.quiz
+
+    def save_formset(self, request, form, formset, change):
+        regrade_needed = change and any(
+            "is_correct" in choice_form.changed_data for choice_form in formset.forms
+        )
+        super().save_formset(request, form, formset, change)
+        answers = form.instance.answers.count() if regrade_needed else 0
+        if answers:
+            messages.warning(
+                request,
+                ngettext(
+                    "This question has %(count)s recorded answer. It keeps the grade it was "
+                    "given; to grade it against the new correct choice, use the “Regrade "
+                    "answers” action on the list of questions.",
+                    "This question has %(count)s recorded answers. They keep the grades they "
+                    "were given; to grade them against the new correct choice, use the "
+                    "“Regrade answers” action on the list of questions.",
+                    answers,
+                )
+                % {"count": answers},
+            )
+
+    @admin.action(description=_("Regrade answers"), permissions=["change"])
+    def regrade(self, request, queryset):
+        _regraded_message(request, answers_regrade(questions=queryset))
+
+
+@admin.register(Attempt)
+class AttemptAdmin(admin.ModelAdmin):
+    list_display = (
+        "public_id",
+        "quiz",
+        "user",
+        "language",
+        "started_at",
+        "completed_at",
+        "score",
+        "max_score",
+    )
+    list_filter = ("quiz", "language", ("completed_at", admin.EmptyFieldListFilter))
+    list_select_related = ("quiz", "user")
+    search_fields = ("public_id", "user__username", "quiz__slug")
+    date_hierarchy = "started_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Answer)
+class AnswerAdmin(admin.ModelAdmin):
+    list_display = ("attempt", "question", "is_correct", "answered_at")
+    list_filter = ("is_correct", "question__quiz")
+    list_select_related = ("attempt", "question")
+    search_fields = ("attempt__public_id",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
