@@ -174,7 +174,9 @@ def _missing_column(language: str):
 def _regraded_message(request: HttpRequest, regraded) -> None:
     messages.success(
         request,
-        gettext("Answers regraded: %(answers)s answers and %(attempts)s attempt scores changed.")
+        gettext(
+            "Answers regraded. Answers changed: %(answers)s. Attempt scores changed: %(attempts)s."
+        )
         % {"answers": regraded.answers, "attempts": regraded.attempts},
     )
 

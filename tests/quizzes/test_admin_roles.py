@@ -158,7 +158,7 @@ def test_changing_the_correct_choice_keeps_grades_until_regraded(editor_client, 
         {"action": "regrade", "_selected_action": [quiz.pk]},
         follow=True,
     )
-    assert "Answers regraded: 1 answers and 1 attempt scores changed." in response.content.decode()
+    assert "Answers regraded. Answers changed: 1. Attempt scores changed: 1." in response.content.decode()
     attempt.refresh_from_db()
     assert attempt.score == 2
     assert answers_regrade(quiz=quiz).answers == 0
