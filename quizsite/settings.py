@@ -120,3 +120,6 @@ MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
+
+# The admin's language tabs need jQuery UI: served from here, not from a CDN.
+JQUERY_UI_URL = "vendor/jquery-ui/jquery-ui.min.js"

@@ -207,3 +207,10 @@ def test_slug_must_be_unique_and_readable(editor_client, quiz, guide):
         assert message in response.content.decode()
     html = editor_client.get(QUIZ_ADD).content.decode()
     assert "prepopulated_fields" in html or "data-prepopulated-fields" in html
+
+
+def test_language_tabs_load_their_scripts_from_this_site(editor_client, quiz):
+    question = quiz.questions.first()
+    html = editor_client.get(f"/admin/quizzes/question/{question.pk}/change/").content.decode()
+    assert 'src="/static/vendor/jquery-ui/jquery-ui.min.js"' in html
+    assert 'src="//' not in html and 'src="http' not in html

@@ -158,7 +158,8 @@ def test_changing_the_correct_choice_keeps_grades_until_regraded(editor_client, 
         {"action": "regrade", "_selected_action": [quiz.pk]},
         follow=True,
     )
-    assert "Answers regraded. Answers changed: 1. Attempt scores changed: 1." in response.content.decode()
+    message = "Answers regraded. Answers changed: 1. Attempt scores changed: 1."
+    assert message in response.content.decode()
     attempt.refresh_from_db()
     assert attempt.score == 2
     assert answers_regrade(quiz=quiz).answers == 0
