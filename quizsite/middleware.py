@@ -1,7 +1,11 @@
+import logging
+
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import translation
+
+logger = logging.getLogger(__name__)
 
 
 class DatabaseUnavailableMiddleware:
@@ -20,6 +24,7 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
+        logger.error("database unavailable for %s: %s", request.path, exception)
         # Rendered without the request context: its user and messages would need the database.
         path_language = translation.get_language_from_path(request.path_info)
         with translation.override(path_language or translation.get_language()):
