@@ -140,16 +140,12 @@ def database_from_url(url: str) -> dict:
             database["CONN_HEALTH_CHECKS"] = True
     elif database["ENGINE"] == "django.db.backends.sqlite3":
         # WAL lets readers go on while one writer writes; IMMEDIATE takes the write lock when a
-        # transaction starts, so concurrent answers wait their turn (busy_timeout) instead of
-        # failing with "database is locked" when a read lock can't be upgraded.
+        # transaction starts, so concurrent answers wait their turn (up to `timeout` seconds)
+        # instead of failing with "database is locked" when a read lock can't be upgraded.
         database["CONN_MAX_AGE"] = 600
-        database["OPTIONS"] = {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": (
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;"
-            ),
-        }
+        database.setdefault("OPTIONS", {}).update(
+            transaction_mode="IMMEDIATE", timeout=20, init_command="PRAGMA journal_mode=WAL;"
+        )
     return database
 
 
