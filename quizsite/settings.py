@@ -28,6 +28,16 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+
+
 DEBUG = env_bool("DEBUG", True)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -38,6 +48,21 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# HTTPS: the site is reached over https://, directly or through a proxy that terminates TLS.
+# Then cookies are sent over HTTPS only and browsers are told to come back over HTTPS (HSTS).
+HTTPS = env_bool("HTTPS", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = SECURE_HSTS_SECONDS > 0
+# Off behind a proxy that redirects http:// itself; that proxy then sets X-Forwarded-Proto.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+if env_bool("TRUST_X_FORWARDED_PROTO", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "modeltranslation",
@@ -54,6 +79,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "quizsite.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -84,10 +111,48 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "quizsite.wsgi.application"
 
+
+def database_from_url(url: str) -> dict:
+    """PostgreSQL through Django's psycopg pool (or persistent connections); SQLite for a laptop."""
+    if "://" not in url:
+        raise ImproperlyConfigured(
+            "DATABASE_URL can't be parsed: it must look like postgres://user:password@host:port/name"
+        )
+    try:
+        database = dj_database_url.parse(url)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"DATABASE_URL can't be parsed: {error}") from None
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        database.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+        if env_bool("DATABASE_POOL", True):
+            # Django's pool replaces CONN_MAX_AGE; with health checks on, it tests a connection
+            # before lending it, so one dropped by a restarted server is replaced instead of
+            # failing a request.
+            database["CONN_MAX_AGE"] = 0
+            database["CONN_HEALTH_CHECKS"] = True
+            database["OPTIONS"]["pool"] = {
+                "min_size": 1,
+                "max_size": env_int("DATABASE_POOL_MAX_SIZE", 4),
+                "timeout": 3,  # how long a request waits for a connection: then 503
+            }
+        else:
+            database["CONN_MAX_AGE"] = 600
+            database["CONN_HEALTH_CHECKS"] = True
+    elif database["ENGINE"] == "django.db.backends.sqlite3":
+        # WAL lets readers go on while one writer writes; IMMEDIATE takes the write lock when a
+        # transaction starts, so concurrent answers wait their turn (up to `timeout` seconds)
+        # instead of failing with "database is locked" when a read lock can't be upgraded.
+        database["CONN_MAX_AGE"] = 600
+        database.setdefault("OPTIONS", {}).update(
+            transaction_mode="IMMEDIATE", timeout=20, init_command="PRAGMA journal_mode=WAL;"
+        )
+    return database
+
+
 # PostgreSQL in production (postgres://user:password@host:port/name); SQLite when unset.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}", conn_max_age=600
+    "default": database_from_url(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}"
     )
 }
 
@@ -120,6 +185,24 @@ MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
+# Production serves hashed, compressed copies made by `manage.py collectstatic` (WhiteNoise);
+# DEBUG serves the files as they are, without collectstatic.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# Everything to stdout/stderr, where gunicorn, Docker and systemd collect it.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}
 
 # The admin's language tabs need jQuery UI: served from here, not from a CDN.
 JQUERY_UI_URL = "vendor/jquery-ui/jquery-ui.min.js"

@@ -46,6 +46,19 @@ def _language_name(code: str) -> str:
     return dict(settings.LANGUAGES)[code]
 
 
+class PositionForm(forms.ModelForm):
+    """A row of a reorderable inline. Rows may trade positions, so a row's position is
+    checked against the other submitted rows (the formset does that), not against the
+    old positions still in the database (Django 6 checks constraints row by row)."""
+
+    def validate_constraints(self):
+        exclude = self._get_validation_exclusions() | {"position"}
+        try:
+            self.instance.validate_constraints(exclude=exclude)
+        except ValidationError as error:
+            self._update_errors(error)
+
+
 class PositionsFormSet(forms.BaseInlineFormSet):
     """Saves reordered rows without tripping the database's unique position constraint."""
 
@@ -104,6 +117,7 @@ class ChoiceInlineFormSet(PositionsFormSet):
 
 class QuestionInline(TranslationTabularInline):
     model = Question
+    form = PositionForm
     formset = QuestionInlineFormSet
     fields = ("position", "prompt", "kind")
     extra = 0
@@ -113,6 +127,7 @@ class QuestionInline(TranslationTabularInline):
 
 class ChoiceInline(TranslationTabularInline):
     model = Choice
+    form = PositionForm
     formset = ChoiceInlineFormSet
     fields = ("position", "text", "is_correct", "feedback")
     extra = 2

@@ -1,0 +1,53 @@
+"""Real servers for the tests that need one: the site in a subprocess, a throwaway PostgreSQL."""
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+PYTHON = sys.executable
+GUNICORN = str(Path(sys.executable).parent / "gunicorn")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [PYTHON, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def site_env(**variables: str) -> dict[str, str]:
+    """The environment of a process with only the given settings (nothing from the test run)."""
+    keep = {"PATH", "HOME", "LANG", "QUIZSITE_PG_PORT"}
+    return {k: v for k, v in os.environ.items() if k in keep} | variables
+
+
+def wait_for_http(url: str) -> None:
+    subprocess.run([PYTHON, "scripts/wait_for_http.py", url, "30"], cwd=ROOT, check=True)
+
+
+class ThrowawayPostgres:
+    """A PostgreSQL cluster of its own (port QUIZSITE_PG_PORT + 10), so that stopping it
+    leaves the suite's own database alone."""
+
+    def __init__(self) -> None:
+        self.port = int(os.environ.get("QUIZSITE_PG_PORT", "54329")) + 10
+        self.folder = ROOT / "var" / f"postgres-throwaway-{self.port}"
+        self.url = f"postgres://postgres@127.0.0.1:{self.port}/quizsite"
+
+    def run(self, command: str) -> None:
+        env = os.environ | {"QUIZSITE_PG_PORT": str(self.port), "QUIZSITE_PG_DIR": str(self.folder)}
+        subprocess.run(["scripts/postgres", command], cwd=ROOT, env=env, check=True, timeout=120)
+
+    def start(self) -> None:
+        self.run("start")
+
+    def stop(self) -> None:
+        self.run("stop")
