@@ -16,7 +16,7 @@ run: $(VENV)/.installed $(CATALOGUES)
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The suite runs twice: on SQLite, then on a private PostgreSQL server it starts and stops.
-test: $(VENV)/.installed $(CATALOGUES)
+test: $(VENV)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py makemigrations --check --dry-run
@@ -31,6 +31,22 @@ lint: $(VENV)/.installed
 # Refresh the catalogues after changing user-facing text, then translate what is new.
 messages: $(VENV)/.installed
 	$(BIN)/python manage.py makemessages --all --no-obsolete --no-wrap --ignore=.venv --ignore=var --ignore=tests
+
+# What the browser tests (tests/browser/) drive and check with: Debian's Chromium and a Java
+# runtime, axe-core and the Nu Html Checker (vnu.jar) pinned in package-lock.json. npm skips
+# vnu-jar's install script, which would download a Java runtime of its own.
+BROWSER_TOOLS := /usr/bin/chromium /usr/bin/java node_modules/.installed
+
+/usr/bin/chromium:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+/usr/bin/java:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless
+
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm)
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
