@@ -2,7 +2,8 @@
 
 PAGES is the list these checks walk. To check another page, add a function that opens it
 in the browser and returns the navigation's response (the HTML the server sent), then list
-it in PAGES.
+it in PAGES. A page for a signed-in user can make the user in code and sign in through the
+form first, as signed_in_with_message signs up.
 """
 
 import pytest
@@ -168,6 +169,7 @@ def test_page_is_accessible_in_light_and_dark_and_fits_320_px(
     page.emulate_media(color_scheme="dark")
     screenshot(page, f"{name}-dark", full_page=False)
     problems["axe, dark"] = axe_violations(page)
+    page.emulate_media(color_scheme="light")
     page.set_viewport_size({"width": 320, "height": 640})
     screenshot(page, f"{name}-320px")
     problems["axe, 320 px"] = axe_violations(page)
