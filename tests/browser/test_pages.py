@@ -1,0 +1,191 @@
+"""Every page kind, in every language: no axe-core violation, valid HTML, usable at 320 px.
+
+PAGES is the list these checks walk. To check another page, add a function that opens it
+in the browser and returns the navigation's response (the HTML the server sent), then list
+it in PAGES. A page for a signed-in user can make the user in code and sign in through the
+form first, as signed_in_with_message signs up.
+"""
+
+import pytest
+from playwright.sync_api import Page, Response
+
+from tests.browser.conftest import (
+    LANGUAGES,
+    axe_violations,
+    document_of,
+    nu_errors,
+    screenshot,
+    t,
+)
+from tests.conftest import question_url, results_url
+
+
+def home(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(f"/{lang}/")
+
+
+def guide(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(f"/{lang}/guides/data-parallelism/")
+
+
+def quiz_landing(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(f"/{lang}/quizzes/data-parallelism-quiz/")
+
+
+def quiz_landing_resume(page: Page, browser_attempt, lang: str) -> Response:
+    browser_attempt(answered=2, lang=lang)
+    return page.goto(f"/{lang}/quizzes/data-parallelism-quiz/")
+
+
+def question_unanswered(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(question_url(browser_attempt(lang=lang), 1, lang))
+
+
+def question_answered_right(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(question_url(browser_attempt(answered=1, lang=lang), 1, lang))
+
+
+def question_answered_wrong(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(question_url(browser_attempt(answered=2, lang=lang), 2, lang))
+
+
+def question_form_error(page: Page, browser_attempt, lang: str) -> Response:
+    page.goto(question_url(browser_attempt(lang=lang), 1, lang))
+    with page.expect_navigation() as navigation:
+        page.get_by_role("button", name=t(lang, "Check answer")).click()
+    return navigation.value
+
+
+def results(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(results_url(browser_attempt(answered=8, lang=lang), lang))
+
+
+def not_found(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(f"/{lang}/quizzes/no-such-quiz/")
+
+
+def sign_in(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(f"/{lang}/accounts/login/")
+
+
+def sign_in_error(page: Page, browser_attempt, lang: str) -> Response:
+    page.goto(f"/{lang}/accounts/login/")
+    page.locator("#id_username").fill("nobody")
+    page.locator("#id_password").fill("wrong password")
+    with page.expect_navigation() as navigation:
+        page.locator("main button[type=submit]").click()
+    return navigation.value
+
+
+def sign_up(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(f"/{lang}/accounts/signup/")
+
+
+def sign_up_error(page: Page, browser_attempt, lang: str) -> Response:
+    page.goto(f"/{lang}/accounts/signup/")
+    page.locator("#id_username").fill("learner")
+    page.locator("#id_password1").fill("short")
+    page.locator("#id_password2").fill("different")
+    with page.expect_navigation() as navigation:
+        page.locator("main button[type=submit]").click()
+    return navigation.value
+
+
+def signed_in_with_message(page: Page, browser_attempt, lang: str) -> Response:
+    browser_attempt(answered=1, lang=lang)
+    page.goto(f"/{lang}/accounts/signup/")
+    page.locator("#id_username").fill("learner")
+    page.locator("#id_password1").fill("a long enough passphrase")
+    page.locator("#id_password2").fill("a long enough passphrase")
+    with page.expect_navigation() as navigation:
+        page.locator("main button[type=submit]").click()
+    return navigation.value
+
+
+PAGES = [
+    pytest.param(home, id="home"),
+    pytest.param(guide, id="guide"),
+    pytest.param(quiz_landing, id="quiz-landing"),
+    pytest.param(quiz_landing_resume, id="quiz-landing-resume"),
+    pytest.param(question_unanswered, id="question-unanswered"),
+    pytest.param(question_answered_right, id="question-answered-right"),
+    pytest.param(question_answered_wrong, id="question-answered-wrong"),
+    pytest.param(question_form_error, id="question-form-error"),
+    pytest.param(results, id="results"),
+    pytest.param(not_found, id="404"),
+    pytest.param(sign_in, id="sign-in"),
+    pytest.param(sign_in_error, id="sign-in-error"),
+    pytest.param(sign_up, id="sign-up"),
+    pytest.param(sign_up_error, id="sign-up-error"),
+    pytest.param(signed_in_with_message, id="signed-in-with-message"),
+]
+STATUS = {"question_form_error": 400, "not_found": 404}
+
+
+@pytest.fixture(scope="module")
+def served() -> dict[str, str]:
+    """The HTML the server sent for each page the tests below opened, for the Nu checker."""
+    return {}
+
+
+def _open(open_page, page, browser_attempt, lang, served) -> None:
+    response = open_page(page, browser_attempt, lang)
+    assert response.status == STATUS.get(open_page.__name__, 200), page.url
+    assert page.locator("html").get_attribute("lang") == lang
+    served[f"{open_page.__name__}-{lang}"] = document_of(response)
+
+
+# Every link, button and form field must be on screen at 320 px and the topmost thing where
+# a finger would tap it (its label counts, for radio buttons). The skip link hides off screen
+# until it has the focus; the keyboard tests use it.
+BLOCKED_CONTROLS = """() => {
+    const blocked = [];
+    for (const control of document.querySelectorAll("a[href], button, input, select, textarea")) {
+        if (control.type === "hidden" || control.classList.contains("skip-link")) continue;
+        control.scrollIntoView({block: "center"});
+        const box = control.getClientRects()[0];
+        const hit = box
+            && document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        const onTop = hit && (control.contains(hit)
+            || [...(control.labels || [])].some((label) => label.contains(hit)));
+        if (!(box && box.width > 0 && box.left >= 0 && box.right <= 320 && onTop)) {
+            blocked.push(control.outerHTML.slice(0, 100));
+        }
+    }
+    return blocked;
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("open_page", PAGES)
+def test_page_is_accessible_in_light_and_dark_and_fits_320_px(
+    page, browser_attempt, served, open_page, lang
+):
+    name = f"{open_page.__name__}-{lang}"
+    _open(open_page, page, browser_attempt, lang, served)
+    problems = {}
+    screenshot(page, name)
+    problems["axe, light"] = axe_violations(page)
+    page.emulate_media(color_scheme="dark")
+    screenshot(page, f"{name}-dark", full_page=False)
+    problems["axe, dark"] = axe_violations(page)
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size({"width": 320, "height": 640})
+    screenshot(page, f"{name}-320px")
+    problems["axe, 320 px"] = axe_violations(page)
+    problems["wider than 320 px"] = page.evaluate("document.documentElement.scrollWidth > 320")
+    problems["controls out of reach at 320 px"] = page.evaluate(BLOCKED_CONTROLS)
+    assert {what: found for what, found in problems.items() if found} == {}
+
+
+def test_every_page_is_valid_html(page, context, browser_attempt, served, tmp_path):
+    """Checks every page in every language in one run of the checker (a JVM start is slow).
+
+    Runs after the tests above, which leave it the pages they opened; run alone, it opens them.
+    """
+    for param in PAGES:
+        for lang in LANGUAGES:
+            if f"{param.values[0].__name__}-{lang}" not in served:
+                context.clear_cookies()
+                _open(param.values[0], page, browser_attempt, lang, served)
+    assert nu_errors(served, tmp_path) == {}

@@ -1,0 +1,199 @@
+"""A learner takes the demo quiz in a real browser: by mouse, by keyboard, without script,
+switching language half way, and on a 320 px wide screen."""
+
+import re
+from collections.abc import Callable
+
+import pytest
+from django.utils import translation
+from playwright.sync_api import Locator, Page, expect
+
+from quizzes.models import Attempt, Quiz
+from tests.browser.conftest import focus_is_visible, focused, screenshot, t
+from tests.conftest import choice_of
+
+WRONG = {3, 6}  # the learner gets these questions wrong: 6 / 8, which passes the 70 % mark
+
+
+def _plan(quiz: Quiz, lang: str) -> list[tuple[str, str, bool]]:
+    """(prompt, text of the choice to pick, is it right) for every question, as shown in `lang`."""
+    plan = []
+    with translation.override(lang):
+        for number, question in enumerate(quiz.questions.order_by("position"), 1):
+            right = number not in WRONG
+            plan.append((question.prompt, choice_of(quiz, number, correct=right).text, right))
+    return plan
+
+
+def _title(quiz: Quiz, lang: str) -> str:
+    with translation.override(lang):
+        return quiz.title
+
+
+def _answer_by_clicking(page: Page, lang: str, number: int, plan, check: Callable) -> None:
+    prompt, choice_text, right = plan[number - 1]
+    heading = t(lang, "Question %(number)s of %(total)s", number=number, total=len(plan))
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+    expect(page.get_by_role("group", name=prompt)).to_be_visible()
+    check(page)
+    page.locator("label", has_text=choice_text).click()
+    expect(page.get_by_role("radio", name=choice_text)).to_be_checked()
+    page.get_by_role("button", name=t(lang, "Check answer")).click()
+    expect(page).to_have_url(
+        re.compile(rf"/{lang}/attempts/[-0-9a-f]+/questions/{number}/#feedback$")
+    )
+    expect(page.locator("#feedback h2")).to_have_text(
+        t(lang, "Correct." if right else "Not quite.")
+    )
+    check(page)
+    next_link = "Next question" if number < len(plan) else "See your results"
+    page.get_by_role("link", name=t(lang, next_link)).click()
+
+
+def _take_by_clicking(page: Page, quiz: Quiz, lang: str, check: Callable = lambda page: None):
+    plan = _plan(quiz, lang)
+    page.goto(f"/{lang}/")
+    check(page)
+    page.get_by_role("link", name=_title(quiz, lang), exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(_title(quiz, lang))
+    check(page)
+    page.get_by_role("button", name=t(lang, "Start the quiz")).click()
+    for number in range(1, len(plan) + 1):
+        _answer_by_clicking(page, lang, number, plan, check)
+    _expect_results(page, lang)
+    check(page)
+
+
+def _expect_results(page: Page, lang: str) -> None:
+    expect(page).to_have_url(re.compile(rf"/{lang}/attempts/[-0-9a-f]+/results/$"))
+    heading = {"en": "Your results", "fr": "Vos résultats"}[lang]  # not t(): the catalogue too
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+    expect(page.locator("#score")).to_contain_text("6 / 8")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+def _expect_recorded(quiz: Quiz, lang: str) -> None:
+    attempt = Attempt.objects.get()
+    assert (attempt.quiz, attempt.language, attempt.score) == (quiz, lang, 6)
+    assert attempt.is_finished
+    assert attempt.answers.count() == 8
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_learner_takes_the_demo_quiz_by_clicking(page, demo, lang):
+    _take_by_clicking(page, demo, lang)
+    _expect_recorded(demo, lang)
+
+
+@pytest.mark.parametrize("context_options", [{"java_script_enabled": False}], ids=["no-js"])
+def test_learner_takes_the_demo_quiz_with_javascript_off(page, demo):
+    def feedback_has_focus(page: Page) -> None:
+        if page.url.endswith("#feedback"):
+            expect(page.locator("#feedback")).to_be_focused()
+
+    _take_by_clicking(page, demo, "fr", feedback_has_focus)
+    _expect_recorded(demo, "fr")
+
+
+@pytest.mark.parametrize("context_options", [{"viewport": {"width": 320, "height": 640}}])
+def test_learner_takes_the_demo_quiz_on_a_320_px_screen(page, demo):
+    def nothing_scrolls_sideways(page: Page) -> None:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320, page.url
+
+    # French: its longer words and labels are the harder fit.
+    _take_by_clicking(page, demo, "fr", nothing_scrolls_sideways)
+    _expect_recorded(demo, "fr")
+
+
+def test_switching_language_mid_attempt_keeps_the_attempt(page, demo):
+    english, french = _plan(demo, "en"), _plan(demo, "fr")
+    page.goto(f"/en/quizzes/{demo.slug}/")
+    page.get_by_role("button", name="Start the quiz").click()
+    _answer_by_clicking(page, "en", 1, english, lambda page: None)
+    page.go_back()  # back on question 1's feedback, then switch language there
+    page.get_by_role("link", name="Français").click()
+    expect(page).to_have_url(re.compile(r"/fr/attempts/[-0-9a-f]+/questions/1/$"))
+    expect(page.locator("#feedback h2")).to_have_text("Bonne réponse.")
+    with translation.override("fr"):
+        explanation = demo.questions.order_by("position")[0].explanation
+    expect(page.locator("#feedback")).to_contain_text(explanation)
+    page.get_by_role("link", name="Question suivante").click()
+    for number in (2, 3):
+        _answer_by_clicking(page, "fr", number, french, lambda page: None)
+    page.get_by_role("link", name="English").click()
+    expect(page.locator("progress")).to_have_attribute("value", "3")
+    for number in range(4, 9):
+        _answer_by_clicking(page, "en", number, english, lambda page: None)
+    _expect_results(page, "en")
+    attempt = Attempt.objects.get()
+    assert (attempt.answers.count(), attempt.score, attempt.language) == (8, 6, "en")
+
+
+def _tab_to(page: Page, target: Locator, limit: int = 40) -> None:
+    """Press Tab until `target` has the focus, checking at every stop that the focus shows."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        assert focus_is_visible(page), f"focus not visible on {focused(page)} at {page.url}"
+        if target.evaluate("element => element === document.activeElement"):
+            return
+    raise AssertionError(f"Tab never reached {target} on {page.url}")
+
+
+def _press_enter_to_follow(page: Page) -> None:
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+
+
+def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
+    plan = _plan(demo, "en")
+    page.goto("/en/")
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="Skip to content")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    assert focus_is_visible(page)
+    # The skip link's target, <main>, shows no outline of its own on purpose (a frame around
+    # the whole page tells nothing); the next Tab goes on from there, into the content.
+    page.keyboard.press("Enter")
+    expect(page.locator("main")).to_be_focused()
+    _tab_to(page, page.get_by_role("link", name=_title(demo, "en"), exact=True), limit=3)
+    _press_enter_to_follow(page)
+    _tab_to(page, page.get_by_role("button", name="Start the quiz"))
+    _press_enter_to_follow(page)
+
+    for number, (prompt, choice_text, right) in enumerate(plan, 1):
+        expect(page.get_by_role("heading", level=1)).to_have_text(f"Question {number} of 8")
+        radios = page.get_by_role("group", name=prompt).get_by_role("radio")
+        _tab_to(page, radios.first)
+        page.keyboard.press("Space")
+        target = page.get_by_role("radio", name=choice_text)
+        for _ in range(radios.count()):
+            if target.is_checked():
+                break
+            page.keyboard.press("ArrowDown")
+            assert focus_is_visible(page), focused(page)
+        expect(target).to_be_checked()
+        expect(target).to_be_focused()
+        _tab_to(page, page.get_by_role("button", name="Check answer"), limit=1)
+        _press_enter_to_follow(page)
+        expect(page).to_have_url(re.compile(rf"/questions/{number}/#feedback$"))
+        # The answer's feedback takes the focus (Chromium focuses the fragment's target, a
+        # section with tabindex=-1 named by its verdict), so a screen reader reads it out.
+        feedback = page.locator("#feedback")
+        expect(feedback).to_be_focused()
+        expect(feedback).to_be_in_viewport()
+        assert focus_is_visible(page)
+        expect(
+            page.get_by_role("region", name="Correct." if right else "Not quite.")
+        ).to_be_focused()
+        if number == 1:
+            screenshot(page, "keyboard-feedback-focused", full_page=False)
+        _tab_to(
+            page,
+            page.get_by_role("link", name="Next question" if number < 8 else "See your results"),
+        )
+        _press_enter_to_follow(page)
+    _expect_results(page, "en")
+    _tab_to(page, page.get_by_role("button", name="Retry the quiz"))
+    screenshot(page, "keyboard-results-focused", full_page=False)
+    _expect_recorded(demo, "en")
