@@ -142,6 +142,14 @@ class Attempt(models.Model):
         ordering = ["-started_at", "pk"]
         verbose_name = _("attempt")
         verbose_name_plural = _("attempts")
+        # Reports find each learner's first attempt at a quiz, and filter by dates.
+        indexes = [
+            models.Index(fields=["quiz", "user", "started_at"], name="attempt_quiz_user_started"),
+            models.Index(
+                fields=["quiz", "session_key", "started_at"], name="attempt_quiz_session_started"
+            ),
+            models.Index(fields=["quiz", "started_at"], name="attempt_quiz_started"),
+        ]
 
     def __str__(self) -> str:
         return str(self.public_id)
