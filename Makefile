@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 
-.PHONY: run test lint format messages
+.PHONY: run test lint format messages bench-reports
 
 run: $(VENV)/.installed $(CATALOGUES)
 	@mkdir -p var
@@ -23,6 +23,12 @@ test: $(VENV)/.installed $(CATALOGUES)
 	$(BIN)/pytest
 	scripts/postgres start
 	DATABASE_URL=$$(scripts/postgres url) $(BIN)/pytest; status=$$?; scripts/postgres stop; exit $$status
+
+# Times the score reports at 1,000, 10,000 and 100,000 attempts on the private PostgreSQL
+# cluster, in a database of its own that it recreates (bench/REPORTS.md).
+bench-reports: $(VENV)/.installed $(CATALOGUES)
+	scripts/postgres start
+	DATABASE_URL=$$(QUIZSITE_PG_DATABASE=quizsite_bench scripts/postgres url) $(BIN)/python bench/reports.py; status=$$?; scripts/postgres stop; exit $$status
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check --fix .

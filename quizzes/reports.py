@@ -26,6 +26,7 @@ from django.db.models import (
     ExpressionWrapper,
     F,
     FloatField,
+    IntegerField,
     Max,
     OuterRef,
     Q,
@@ -34,11 +35,11 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Concat, Lower
+from django.db.models.functions import Coalesce, Concat, Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
+from .models import AnswerChoice, Attempt, Choice, Question, Quiz
 
 # Thresholds for the flags, from the issue (and Moodle's guidance).
 EASY_ABOVE = 0.9
@@ -56,10 +57,27 @@ class ReportFilter:
     first_only: bool = True
 
 
-def _earlier_attempts(**learner) -> QuerySet[Attempt]:
-    return Attempt.objects.filter(quiz=OuterRef("quiz"), **learner).filter(
-        Q(started_at__lt=OuterRef("started_at"))
-        | Q(started_at=OuterRef("started_at"), pk__lt=OuterRef("pk"))
+def _learner():
+    """Who made an attempt: a signed-in learner's account, or an anonymous learner's session.
+
+    Signed-in attempts keep an empty session key and anonymous ones no user, so the
+    pair tells learners apart with plain equalities, which the database can hash.
+    """
+    return Coalesce("user_id", Value(0), output_field=IntegerField())
+
+
+def _earlier_attempts() -> QuerySet[Attempt]:
+    return (
+        Attempt.objects.alias(learner=_learner())
+        .filter(
+            quiz=OuterRef("quiz"),
+            session_key=OuterRef("session_key"),
+            learner=Coalesce(OuterRef("user_id"), Value(0), output_field=IntegerField()),
+        )
+        .filter(
+            Q(started_at__lt=OuterRef("started_at"))
+            | Q(started_at=OuterRef("started_at"), pk__lt=OuterRef("pk"))
+        )
     )
 
 
@@ -86,11 +104,7 @@ def attempts_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
     if report_filter.language:
         attempts = attempts.filter(language=report_filter.language)
     if report_filter.first_only:
-        by_user = _earlier_attempts(user=OuterRef("user"))
-        by_session = _earlier_attempts(user=None, session_key=OuterRef("session_key"))
-        attempts = attempts.filter(
-            Q(user__isnull=False) & ~Exists(by_user) | Q(user__isnull=True) & ~Exists(by_session)
-        )
+        attempts = attempts.filter(~Exists(_earlier_attempts()))
     return attempts
 
 
@@ -143,22 +157,21 @@ def _median(values: list[tuple[float, int]]) -> float | None:
 def quiz_summary(
     quiz: Quiz, report_filter: ReportFilter, *, items: "ItemAnalysis | None" = None
 ) -> Summary:
-    """Two queries: the started/completed counts and the (score, out of) distribution.
+    """One query: attempts grouped by (score, out of); unfinished ones have no score yet.
 
-    Pass `items` (from item_analysis) to get Cronbach's alpha (KR-20).
-    Scores are percentages; the standard deviation is the sample one (n - 1).
+    Pass `items` (from item_analysis) to get Cronbach's alpha (KR-20); without it
+    the question count costs a second query. Scores are percentages; the standard
+    deviation is the sample one (n - 1).
     """
-    attempts = attempts_for(quiz, report_filter)
-    counts = attempts.aggregate(
-        started=Count("pk"), completed=Count("pk", filter=Q(completed_at__isnull=False))
-    )
-    rows = list(
-        attempts.filter(completed_at__isnull=False, max_score__gt=0)
+    groups = list(
+        attempts_for(quiz, report_filter)
         .values_list("score", "max_score")
         .annotate(n=Count("pk"))
         .order_by()
     )
-    questions = quiz.questions.count() if not items else len(items.questions)
+    started = sum(count for _score, _out_of, count in groups)
+    rows = [(score, out_of, n) for score, out_of, n in groups if score is not None and out_of]
+    questions = quiz.questions.count() if items is None else len(items.questions)
     max_score = questions or max((out_of for _s, out_of, _n in rows), default=0)
     n = sum(count for _s, _o, count in rows)
     percents = sorted((100 * score / out_of, count) for score, out_of, count in rows)
@@ -180,9 +193,9 @@ def quiz_summary(
     if items is not None and n > 1:
         alpha = _kr20(items, [(score, count) for score, _o, count in rows])
     return Summary(
-        started=counts["started"],
-        completed=counts["completed"],
-        completion_rate=counts["completed"] / counts["started"] if counts["started"] else None,
+        started=started,
+        completed=n,
+        completion_rate=n / started if started else None,
         mean=mean,
         median=_median(percents),
         std_dev=std_dev,
@@ -272,7 +285,9 @@ class ItemAnalysis:
 
 
 def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
-    """Four queries: questions, their choices, answer counts and pick counts.
+    """Three queries: questions, their choices, and picks grouped by (question, choice,
+    right or wrong, language, score), one scan for both the item statistics and the
+    choice counts. A single-choice answer has one pick, so picks count answers.
 
     Questions and choices are model instances so their translated text falls
     back like everywhere else on the site.
@@ -280,21 +295,23 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
     completed = Subquery(completed_for(quiz, report_filter).values("pk"))
     cells = (
-        Answer.objects.filter(attempt_id__in=completed)
-        .values_list("question_id", "attempt__language", "is_correct", "attempt__score")
+        AnswerChoice.objects.filter(answer__attempt_id__in=completed)
+        .values_list(
+            "answer__question_id",
+            "choice_id",
+            "answer__is_correct",
+            "answer__attempt__language",
+            "answer__attempt__score",
+        )
         .annotate(n=Count("pk"))
         .order_by()
     )
     by_question: dict[int, list[tuple[str, int, int, int]]] = defaultdict(list)
-    for question_id, language, is_correct, score, count in cells:
+    picks: dict[int, int] = defaultdict(int)
+    for question_id, choice_id, is_correct, language, score, count in cells:
         x = int(is_correct)
         by_question[question_id].append((language, x, score - x, count))
-    picks = dict(
-        AnswerChoice.objects.filter(answer__attempt_id__in=completed)
-        .values_list("choice_id")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
+        picks[choice_id] += count
     languages = [
         (code, name)
         for code, name in settings.LANGUAGES
@@ -422,7 +439,12 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
     `sort` is a key of LEARNER_SORTS, with "-" for descending; ties go by name.
     """
     completed = completed_for(quiz, report_filter)
-    last = completed.filter(user=OuterRef("pk")).order_by("-completed_at", "-pk")
+    if report_filter.first_only:
+        # One attempt per learner: the last is the best.
+        last_score = Max(_percent("attempts__"))
+    else:
+        last = completed.filter(user=OuterRef("pk")).order_by("-completed_at", "-pk")
+        last_score = Subquery(last.annotate(p=_percent()).values("p")[:1])
     key = LEARNER_SORTS[sort.removeprefix("-")]
     direction = F(key).desc(nulls_last=True) if sort.startswith("-") else F(key).asc()
     return (
@@ -438,31 +460,48 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
             ),
             attempt_count=Count("attempts"),
             best=Max(_percent("attempts__")),
-            last_score=Subquery(last.annotate(p=_percent()).values("p")[:1]),
+            last_score=last_score,
             last_date=Max("attempts__completed_at"),
         )
         .order_by(direction, "sort_name", "pk")
     )
 
 
-def anonymous_learners(quiz: Quiz, report_filter: ReportFilter) -> LearnerRow | None:
-    """Every anonymous learner together as one row (two queries); None when there are none."""
-    completed = completed_for(quiz, report_filter).filter(user=None)
+@dataclass(frozen=True)
+class LearnersOverview:
+    signed_in: int
+    anonymous: LearnerRow | None
+
+
+def learners_overview(quiz: Quiz, report_filter: ReportFilter) -> LearnersOverview:
+    """How many signed-in learners there are, and every anonymous learner together as
+    one row (two queries; the row is None when there are none).
+    """
+    completed = completed_for(quiz, report_filter)
+    anonymous = Q(user=None)
     totals = completed.aggregate(
-        attempts=Count("pk"), best=Max(_percent()), last_date=Max("completed_at")
+        signed_in=Count("user", distinct=True),
+        attempts=Count("pk", filter=anonymous),
+        best=Max(_percent(), filter=anonymous),
+        last_date=Max("completed_at", filter=anonymous),
     )
     if not totals["attempts"]:
-        return None
+        return LearnersOverview(signed_in=totals["signed_in"], anonymous=None)
     last = (
-        completed.order_by("-completed_at", "-pk").annotate(p=_percent()).values_list("p").first()
+        completed.filter(anonymous)
+        .order_by("-completed_at", "-pk")
+        .annotate(p=_percent())
+        .values_list("p")
+        .first()
     )
-    return LearnerRow(
+    row = LearnerRow(
         name=_("Anonymous learners"),
         attempts=totals["attempts"],
         best=totals["best"],
         last_score=last[0],
         last_date=totals["last_date"],
     )
+    return LearnersOverview(signed_in=totals["signed_in"], anonymous=row)
 
 
 # Quizzes overview

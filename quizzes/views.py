@@ -21,6 +21,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.generic import FormView
@@ -326,6 +327,18 @@ def _learner_columns(request: HttpRequest, current: str) -> list[dict]:
     return columns
 
 
+class _CountedPaginator(Paginator):
+    """A paginator told its count, which the report already has from a cheaper query."""
+
+    def __init__(self, object_list, per_page: int, *, count: int):
+        super().__init__(object_list, per_page)
+        self._count = count
+
+    @cached_property
+    def count(self) -> int:
+        return self._count
+
+
 @login_required
 @permission_required("quizzes.view_report", raise_exception=True)
 def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
@@ -339,7 +352,10 @@ def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
     items = reports.item_analysis(quiz, report_filter)
     summary = reports.quiz_summary(quiz, report_filter, items=items)
     sort = form.cleaned_data["sort"] or "-last_date"
-    learners = Paginator(reports.learners(quiz, report_filter, sort=sort), 50)
+    overview = reports.learners_overview(quiz, report_filter)
+    learners = _CountedPaginator(
+        reports.learners(quiz, report_filter, sort=sort), 50, count=overview.signed_in
+    )
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -352,7 +368,7 @@ def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
             "histogram": _histogram_bars(summary.histogram),
             "items": items,
             "learners": learners.get_page(form.cleaned_data["page"]),
-            "anonymous": reports.anonymous_learners(quiz, report_filter),
+            "anonymous": overview.anonymous,
             "learner_columns": _learner_columns(request, sort),
             "page_query": query.urlencode(),
             "csv_query": request.GET.urlencode(),

@@ -180,7 +180,9 @@ def test_learners_sort_by_query_parameter(hand_quiz):
         u.username: u for u in reports.learners(hand_quiz, reports.ReportFilter(first_only=False))
     }
     assert (rows["ana"].attempt_count, rows["ana"].best, rows["ana"].last_score) == (2, 100, 100)
-    anonymous = reports.anonymous_learners(hand_quiz, reports.ReportFilter())
+    overview = reports.learners_overview(hand_quiz, reports.ReportFilter())
+    assert overview.signed_in == 4
+    anonymous = overview.anonymous
     assert (anonymous.attempts, anonymous.best, anonymous.last_score) == (2, 80, 60)
 
 
@@ -274,17 +276,17 @@ def test_report_queries_do_not_grow_with_attempts(client, db, count, django_asse
     assert Attempt.objects.filter(completed_at__isnull=False).count() == count
     client.force_login(User.objects.create_superuser("root"))
     url = f"/en/reports/quizzes/{quiz.slug}/"
-    # session, user, quiz, questions, choices, answers, picks, counts, scores,
-    # learners count and page, anonymous totals and last score
-    with django_assert_num_queries(13):
+    # session, user, quiz, questions, choices, picks, scores, learner totals,
+    # learners page, anonymous last score
+    with django_assert_num_queries(10):
         assert client.get(url, {"attempts": "all"}).status_code == 200
-    with django_assert_num_queries(13):
+    with django_assert_num_queries(10):
         assert client.get(url).status_code == 200
     with django_assert_num_queries(6):
         response = client.get(url + "attempts.csv", {"attempts": "all"})
         rows = b"".join(response.streaming_content).decode("utf-8-sig").splitlines()
     assert len(rows) == count + 1
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         response = client.get(url + "questions.csv")
         assert len(b"".join(response.streaming_content).splitlines()) == 9
     with django_assert_num_queries(3):
