@@ -35,6 +35,7 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce, Concat, Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -57,27 +58,29 @@ class ReportFilter:
     first_only: bool = True
 
 
-def _learner():
+# A literal 0, not a bound parameter: SQLite uses the expression index
+# attempt_learner_started only when the query spells the expression the same way.
+_ZERO = RawSQL("0", (), output_field=IntegerField())
+
+
+def _learner(user_id):
     """Who made an attempt: a signed-in learner's account, or an anonymous learner's session.
 
-    Signed-in attempts keep an empty session key and anonymous ones no user, so the
-    pair tells learners apart with plain equalities, which the database can hash.
+    Signed-in attempts keep an empty session key and anonymous ones no user, so
+    (account or 0, session key) tells learners apart with plain equalities, which
+    PostgreSQL can hash and SQLite can look up in attempt_learner_started.
     """
-    return Coalesce("user_id", Value(0), output_field=IntegerField())
+    return Coalesce(user_id, _ZERO, output_field=IntegerField())
 
 
 def _earlier_attempts() -> QuerySet[Attempt]:
-    return (
-        Attempt.objects.alias(learner=_learner())
-        .filter(
-            quiz=OuterRef("quiz"),
-            session_key=OuterRef("session_key"),
-            learner=Coalesce(OuterRef("user_id"), Value(0), output_field=IntegerField()),
-        )
-        .filter(
-            Q(started_at__lt=OuterRef("started_at"))
-            | Q(started_at=OuterRef("started_at"), pk__lt=OuterRef("pk"))
-        )
+    # Equalities and one range. (One learner starting two attempts in the same
+    # microsecond would have two first attempts.)
+    return Attempt.objects.alias(learner=_learner("user_id")).filter(
+        quiz=OuterRef("quiz"),
+        learner=_learner(OuterRef("user_id")),
+        session_key=OuterRef("session_key"),
+        started_at__lt=OuterRef("started_at"),
     )
 
 
