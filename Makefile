@@ -17,7 +17,7 @@ GUNICORN_DAEMON := --daemon --pid var/gunicorn.pid --access-logfile var/gunicorn
 LEARNERS ?= 50
 DURATION ?= 20
 
-.PHONY: run test lint format messages serve stop bench
+.PHONY: run test lint format messages serve stop bench bench-reports
 
 run: $(VENV)/.installed $(CATALOGUES)
 	@mkdir -p var
@@ -69,6 +69,12 @@ else
 	$(SERVE_ENV) $(BIN)/python bench/bench.py --url http://$(HOST):$(PORT) --learners $(LEARNERS) --seconds $(DURATION); \
 	  status=$$?; $(MAKE) stop; exit $$status
 endif
+
+# Times the score reports at 1,000, 10,000 and 100,000 attempts on the private PostgreSQL
+# cluster, in a database of its own that it recreates (bench/REPORTS.md).
+bench-reports: $(VENV)/.installed $(CATALOGUES)
+	scripts/postgres start
+	DATABASE_URL=$$(QUIZSITE_PG_DATABASE=quizsite_bench scripts/postgres url) $(BIN)/python bench/reports.py; status=$$?; scripts/postgres stop; exit $$status
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check --fix .

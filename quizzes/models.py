@@ -271,6 +271,18 @@ class Attempt(models.Model):
         ordering = ["-started_at", "pk"]
         verbose_name = _("attempt")
         verbose_name_plural = _("attempts")
+        # Reports find each learner's first attempt at a quiz (quizzes.reports), and
+        # filter by dates.
+        indexes = [
+            models.Index(
+                "quiz",
+                Coalesce("user", Value(0), output_field=models.IntegerField()),
+                "session_key",
+                "started_at",
+                name="attempt_learner_started",
+            ),
+            models.Index(fields=["quiz", "started_at"], name="attempt_quiz_started"),
+        ]
 
     def __str__(self) -> str:
         return str(self.public_id)

@@ -13,3 +13,18 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.SignUpView.as_view(), name="signup"),
 ]
+
+urlpatterns += [
+    path("reports/", views.reports_index, name="reports"),
+    path("reports/quizzes/<slug:slug>/", views.report_quiz, name="report_quiz"),
+    path(
+        "reports/quizzes/<slug:slug>/attempts.csv",
+        views.report_attempts_csv,
+        name="report_attempts_csv",
+    ),
+    path(
+        "reports/quizzes/<slug:slug>/questions.csv",
+        views.report_questions_csv,
+        name="report_questions_csv",
+    ),
+]

@@ -1,20 +1,35 @@
+import csv
+from collections.abc import Iterable
+from itertools import groupby
+from operator import itemgetter
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import LoginView, RedirectURLMixin
+from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    StreamingHttpResponse,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.generic import FormView
 
 from guides.models import GuidePath
 
-from .forms import AnswerForm
+from . import reports
+from .forms import AnswerForm, ReportFilterForm
 from .models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
 from .services import AlreadyAnswered, answer_record, attempt_start, attempts_claim
 
@@ -236,3 +251,275 @@ class SignUpView(RedirectURLMixin, FormView):
 def _claim(request: HttpRequest, session_key: str | None) -> None:
     if attempts_claim(session_key=session_key, user=request.user):
         messages.success(request, _("Your attempts so far are now saved to your account."))
+
+
+# Reports
+
+
+def _report_form(request: HttpRequest) -> ReportFilterForm:
+    return ReportFilterForm(request.GET, languages=settings.LANGUAGES, sorts=reports.LEARNER_SORTS)
+
+
+def _get_report_quiz(slug: str) -> Quiz:
+    try:
+        return Quiz.objects.get(slug=slug)
+    except Quiz.DoesNotExist:
+        raise Http404(_("There is no quiz at this address.")) from None
+
+
+def _bad_filters(form: ReportFilterForm) -> HttpResponseBadRequest:
+    errors = [str(error) for errors in form.errors.values() for error in errors]
+    return HttpResponseBadRequest(
+        "\n".join([_("These report filters can't be used:"), *errors]),
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+@login_required
+@permission_required("quizzes.view_report", raise_exception=True)
+def reports_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "quizzes/reports/index.html", {"quizzes": reports.quizzes_overview()})
+
+
+HISTOGRAM_HEIGHT = 160
+HISTOGRAM_BAR = 40
+
+
+def _histogram_bars(histogram: list[reports.HistogramBin]) -> dict:
+    """Geometry of the score histogram's bars, drawn as inline SVG by the template."""
+    top = max((item.count for item in histogram), default=0) or 1
+    bars = []
+    for index, item in enumerate(histogram):
+        height = round((HISTOGRAM_HEIGHT - 20) * item.count / top)
+        bars.append(
+            {
+                "item": item,
+                "x": index * HISTOGRAM_BAR + 4,
+                "y": HISTOGRAM_HEIGHT - height,
+                "height": height,
+                "middle": index * HISTOGRAM_BAR + HISTOGRAM_BAR // 2,
+            }
+        )
+    return {
+        "bars": bars,
+        "width": HISTOGRAM_BAR * len(histogram),
+        "bar_width": HISTOGRAM_BAR - 8,
+        "baseline": HISTOGRAM_HEIGHT,
+        "height": HISTOGRAM_HEIGHT + 24,
+    }
+
+
+def _learner_columns(request: HttpRequest, current: str) -> list[dict]:
+    """The learners table's headings: each links to sorting by it (again: reversed)."""
+    labels = {
+        "name": _("Learner"),
+        "attempts": _("Attempts"),
+        "best": _("Best score"),
+        "last_score": _("Last score"),
+        "last_date": _("Last attempt"),
+    }
+    query = request.GET.copy()
+    query.pop("page", None)
+    columns = []
+    for key in reports.LEARNER_SORTS:
+        state = None
+        if current.removeprefix("-") == key:
+            state = "descending" if current.startswith("-") else "ascending"
+        if state:
+            query["sort"] = key if state == "descending" else f"-{key}"
+        else:
+            query["sort"] = key if key == "name" else f"-{key}"
+        columns.append(
+            {"key": key, "label": labels[key], "url": f"?{query.urlencode()}", "state": state}
+        )
+    return columns
+
+
+class _CountedPaginator(Paginator):
+    """A paginator told its count, which the report already has from a cheaper query."""
+
+    def __init__(self, object_list, per_page: int, *, count: int):
+        super().__init__(object_list, per_page)
+        self._count = count
+
+    @cached_property
+    def count(self) -> int:
+        return self._count
+
+
+@login_required
+@permission_required("quizzes.view_report", raise_exception=True)
+def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _get_report_quiz(slug)
+    form = _report_form(request)
+    if not form.is_valid():
+        return render(
+            request, "quizzes/reports/quiz.html", {"quiz": quiz, "form": form}, status=400
+        )
+    report_filter = form.report_filter()
+    items = reports.item_analysis(quiz, report_filter)
+    summary = reports.quiz_summary(quiz, report_filter, items=items)
+    sort = form.cleaned_data["sort"] or "-last_date"
+    overview = reports.learners_overview(quiz, report_filter)
+    learners = _CountedPaginator(
+        reports.learners(quiz, report_filter, sort=sort), 50, count=overview.signed_in
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "quizzes/reports/quiz.html",
+        {
+            "quiz": quiz,
+            "form": form,
+            "summary": summary,
+            "histogram": _histogram_bars(summary.histogram),
+            "items": items,
+            "learners": learners.get_page(form.cleaned_data["page"]),
+            "anonymous": overview.anonymous,
+            "learner_columns": _learner_columns(request, sort),
+            "page_query": query.urlencode(),
+            "csv_query": request.GET.urlencode(),
+        },
+    )
+
+
+class _Echo:
+    """A file-like object whose write returns the line, for csv.writer in a stream."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value):
+    """Text a spreadsheet would run as a formula gets a leading apostrophe; numbers stay."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return round(value, 3)
+    if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
+        return f"'{value}"
+    return value
+
+
+def _csv_response(rows: Iterable[list], filename: str) -> StreamingHttpResponse:
+    """Stream the rows as UTF-8 CSV with a byte order mark, so spreadsheets read the accents."""
+    writer = csv.writer(_Echo())
+
+    def lines():
+        yield "\ufeff"
+        for row in rows:
+            yield writer.writerow([_csv_cell(value) for value in row])
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _learner_name(username: str | None, first_name: str | None, last_name: str | None) -> str:
+    if username is None:
+        return ""
+    return f"{first_name} {last_name}".strip() or username
+
+
+@login_required
+@permission_required("quizzes.view_report", raise_exception=True)
+def report_attempts_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _get_report_quiz(slug)
+    form = _report_form(request)
+    if not form.is_valid():
+        return _bad_filters(form)
+    questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
+    texts = {choice.pk: choice.text for q in questions for choice in q.choices.all()}
+    columns = {question.pk: index for index, question in enumerate(questions)}
+    # Translated now: the stream is read after the request's language is gone.
+    anonymous, right, wrong = _("Anonymous"), _("right"), _("wrong")
+    header = [_("Learner"), _("Completed at"), _("Language"), _("Score"), _("Out of"), _("Percent")]
+    for number in range(1, len(questions) + 1):
+        header += [
+            _("Question %(number)s choice") % {"number": number},
+            _("Question %(number)s result") % {"number": number},
+        ]
+    picks = reports.attempt_rows(quiz, form.report_filter())
+
+    def rows():
+        yield header
+        for _attempt, attempt_picks in groupby(picks, key=itemgetter(0)):
+            cells = [""] * (2 * len(questions))
+            for pick in attempt_picks:
+                index = columns.get(pick[8])
+                if index is not None:
+                    cells[2 * index] = texts.get(pick[9], "")
+                    cells[2 * index + 1] = right if pick[10] else wrong
+            _id, username, first, last, completed_at, language, score, out_of = pick[:8]
+            yield [
+                _learner_name(username, first, last) or anonymous,
+                completed_at.isoformat(timespec="seconds"),
+                language,
+                score,
+                out_of,
+                round(100 * score / out_of, 1) if out_of else None,
+                *cells,
+            ]
+
+    return _csv_response(rows(), f"{quiz.slug}-attempts.csv")
+
+
+@login_required
+@permission_required("quizzes.view_report", raise_exception=True)
+def report_questions_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _get_report_quiz(slug)
+    form = _report_form(request)
+    if not form.is_valid():
+        return _bad_filters(form)
+    items = reports.item_analysis(quiz, form.report_filter())
+    choices = max((len(item.choices) for item in items.questions), default=0)
+    header = [
+        _("Question"),
+        _("Prompt"),
+        _("Answers"),
+        _("Facility"),
+        _("Discrimination index"),
+        _("Discriminative efficiency"),
+    ]
+    for code, _name in items.languages:
+        header += [
+            _("Answers (%(language)s)") % {"language": code},
+            _("Facility (%(language)s)") % {"language": code},
+            _("Discrimination index (%(language)s)") % {"language": code},
+        ]
+    header.append(_("Flags"))
+    for number in range(1, choices + 1):
+        header += [
+            _("Choice %(number)s") % {"number": number},
+            _("Choice %(number)s correct") % {"number": number},
+            _("Choice %(number)s picked") % {"number": number},
+            _("Choice %(number)s share") % {"number": number},
+        ]
+    yes, no = _("yes"), _("no")
+    rows = [header]
+    for number, item in enumerate(items.questions, 1):
+        row = [
+            number,
+            item.question.prompt,
+            item.overall.n,
+            item.overall.facility,
+            item.overall.discrimination,
+            item.overall.efficiency,
+        ]
+        for code, _name in items.languages:
+            stats = item.by_language[code]
+            row += [stats.n, stats.facility, stats.discrimination]
+        row.append(" ".join(item.flags))
+        for choice in item.choices:
+            row += [
+                choice.choice.text,
+                yes if choice.choice.is_correct else no,
+                choice.count,
+                choice.share,
+            ]
+        rows.append(row)
+    return _csv_response(rows, f"{quiz.slug}-questions.csv")

@@ -7,6 +7,9 @@ from django.utils import translation
 from guides.models import GuidePath
 from quizzes.models import Attempt, Choice, Quiz
 
+# The hand-computed score report data set and its fixtures (hand_quiz, instructor_client).
+pytest_plugins = ["tests.quizzes.report_data"]
+
 
 def make_guide(*, slug: str = "data-parallelism", published: bool = True, **fields) -> GuidePath:
     defaults = {

@@ -168,7 +168,7 @@ def focused(page: Page) -> str:
 def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
     """Saved for a person to look at; JPEG, because PNG encoding of long pages is slow."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / f"{name}.jpeg", full_page=full_page, quality=85)
+    page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=full_page)
 
 
 def document_of(response: Response | None) -> str:

@@ -102,6 +102,40 @@ def signed_in_with_message(page: Page, browser_attempt, lang: str) -> Response:
     return navigation.value
 
 
+def _sign_in_as_instructor(page: Page, lang: str) -> None:
+    """An instructor with a few dozen finished attempts to read reports about."""
+    from io import StringIO
+
+    from django.contrib.auth.models import Permission, User
+    from django.core.management import call_command
+
+    call_command("seedattempts", "data-parallelism-quiz", "--count", "40", stdout=StringIO())
+    user = User.objects.create_user("instructor", password="a long enough passphrase")
+    user.user_permissions.add(Permission.objects.get(codename="view_report"))
+    page.goto(f"/{lang}/accounts/login/")
+    page.locator("#id_username").fill("instructor")
+    page.locator("#id_password").fill("a long enough passphrase")
+    with page.expect_navigation():
+        page.locator("main button[type=submit]").click()
+
+
+def reports(page: Page, browser_attempt, lang: str) -> Response:
+    _sign_in_as_instructor(page, lang)
+    return page.goto(f"/{lang}/reports/")
+
+
+def quiz_report(page: Page, browser_attempt, lang: str) -> Response:
+    _sign_in_as_instructor(page, lang)
+    return page.goto(f"/{lang}/reports/quizzes/data-parallelism-quiz/")
+
+
+def quiz_report_filtered(page: Page, browser_attempt, lang: str) -> Response:
+    _sign_in_as_instructor(page, lang)
+    return page.goto(
+        f"/{lang}/reports/quizzes/data-parallelism-quiz/?attempts=all&language=fr&sort=-best"
+    )
+
+
 PAGES = [
     pytest.param(home, id="home"),
     pytest.param(guide, id="guide"),
@@ -118,6 +152,9 @@ PAGES = [
     pytest.param(sign_up, id="sign-up"),
     pytest.param(sign_up_error, id="sign-up-error"),
     pytest.param(signed_in_with_message, id="signed-in-with-message"),
+    pytest.param(reports, id="reports"),
+    pytest.param(quiz_report, id="quiz-report"),
+    pytest.param(quiz_report_filtered, id="quiz-report-filtered"),
 ]
 STATUS = {"question_form_error": 400, "not_found": 404}
 
