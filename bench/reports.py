@@ -20,6 +20,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "quizsite.settings")
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("SECRET_KEY", "benchmark-only")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+os.environ.setdefault("HTTPS", "false")
 
 import django  # noqa: E402
 import psycopg  # noqa: E402
