@@ -17,6 +17,12 @@ GUNICORN_DAEMON := --daemon --pid var/gunicorn.pid --access-logfile var/gunicorn
 LEARNERS ?= 50
 DURATION ?= 20
 
+# What the browser tests (tests/browser/) drive and check with: Debian's Chromium and a Java
+# runtime, axe-core and the Nu Html Checker (vnu.jar) pinned in package-lock.json, with the
+# Compose specification's schema for tests/quizsite/test_deployment.py. npm skips vnu-jar's
+# install script, which would download a Java runtime of its own.
+BROWSER_TOOLS := /usr/bin/chromium /usr/bin/java node_modules/.installed
+
 .PHONY: run test lint format messages serve stop bench bench-reports
 
 run: $(VENV)/.installed $(CATALOGUES)
@@ -84,11 +90,6 @@ lint: $(VENV)/.installed
 messages: $(VENV)/.installed
 	$(BIN)/python manage.py makemessages --all --no-obsolete --no-wrap --ignore=.venv --ignore=.venv-django6 --ignore=node_modules --ignore=var --ignore=tests
 
-# What the browser tests (tests/browser/) drive and check with: Debian's Chromium and a Java
-# runtime, axe-core and the Nu Html Checker (vnu.jar) pinned in package-lock.json, with the
-# Compose specification's schema for tests/quizsite/test_deployment.py. npm skips vnu-jar's
-# install script, which would download a Java runtime of its own.
-BROWSER_TOOLS := /usr/bin/chromium /usr/bin/java node_modules/.installed
 
 /usr/bin/chromium:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
