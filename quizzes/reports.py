@@ -22,11 +22,9 @@ from django.db.models import (
     Case,
     CharField,
     Count,
-    Exists,
     ExpressionWrapper,
     F,
     FloatField,
-    IntegerField,
     Max,
     OuterRef,
     Q,
@@ -35,8 +33,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.expressions import RawSQL
-from django.db.models.functions import Coalesce, Concat, Lower
+from django.db.models.functions import Concat, Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -58,57 +55,44 @@ class ReportFilter:
     first_only: bool = True
 
 
-# A literal 0, not a bound parameter: SQLite uses the expression index
-# attempt_learner_started only when the query spells the expression the same way.
-_ZERO = RawSQL("0", (), output_field=IntegerField())
-
-
-def _learner(user_id):
-    """Who made an attempt: a signed-in learner's account, or an anonymous learner's session.
-
-    Signed-in attempts keep an empty session key and anonymous ones no user, so
-    (account or 0, session key) tells learners apart with plain equalities, which
-    PostgreSQL can hash and SQLite can look up in attempt_learner_started.
-    """
-    return Coalesce(user_id, _ZERO, output_field=IntegerField())
-
-
-def _earlier_attempts() -> QuerySet[Attempt]:
-    # Equalities and one range. (One learner starting two attempts in the same
-    # microsecond would have two first attempts.)
-    return Attempt.objects.alias(learner=_learner("user_id")).filter(
-        quiz=OuterRef("quiz"),
-        learner=_learner(OuterRef("user_id")),
-        session_key=OuterRef("session_key"),
-        started_at__lt=OuterRef("started_at"),
-    )
-
-
 def _percent(prefix: str = ""):
     return ExpressionWrapper(
         F(f"{prefix}score") * 100.0 / F(f"{prefix}max_score"), output_field=FloatField()
     )
 
 
+def _kept(quiz: Quiz, report_filter: ReportFilter, prefix: str = "") -> Q:
+    """The filter on attempts, with a lookup prefix to apply it across a relation."""
+    kept = Q(**{f"{prefix}quiz": quiz})
+    if report_filter.date_from:
+        start = datetime.combine(report_filter.date_from, time.min)
+        kept &= Q(**{f"{prefix}started_at__gte": timezone.make_aware(start)})
+    if report_filter.date_to:
+        end = datetime.combine(report_filter.date_to + timedelta(days=1), time.min)
+        kept &= Q(**{f"{prefix}started_at__lt": timezone.make_aware(end)})
+    if report_filter.language:
+        kept &= Q(**{f"{prefix}language": report_filter.language})
+    if report_filter.first_only:
+        kept &= Q(**{f"{prefix}is_first": True})
+    return kept
+
+
 def attempts_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
     """The quiz's attempts that the filter keeps, started or completed.
 
     A first attempt is the learner's earliest at this quiz over all time (a
-    signed-in learner is their account, an anonymous one their session), so
-    narrowing the dates never turns a retry into a first attempt.
+    signed-in learner is their account, an anonymous one their session; see
+    Attempt.is_first), so narrowing the dates never turns a retry into a first attempt.
     """
-    attempts = Attempt.objects.filter(quiz=quiz).order_by()
-    if report_filter.date_from:
-        start = datetime.combine(report_filter.date_from, time.min)
-        attempts = attempts.filter(started_at__gte=timezone.make_aware(start))
-    if report_filter.date_to:
-        end = datetime.combine(report_filter.date_to + timedelta(days=1), time.min)
-        attempts = attempts.filter(started_at__lt=timezone.make_aware(end))
-    if report_filter.language:
-        attempts = attempts.filter(language=report_filter.language)
-    if report_filter.first_only:
-        attempts = attempts.filter(~Exists(_earlier_attempts()))
-    return attempts
+    return Attempt.objects.filter(_kept(quiz, report_filter)).order_by()
+
+
+def _completed_picks(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[AnswerChoice]:
+    """The picks of the completed attempts the filter keeps, joined to them once."""
+    return AnswerChoice.objects.filter(
+        _kept(quiz, report_filter, "answer__attempt__"),
+        answer__attempt__completed_at__isnull=False,
+    )
 
 
 def completed_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
@@ -296,9 +280,8 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
     back like everywhere else on the site.
     """
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
-    completed = Subquery(completed_for(quiz, report_filter).values("pk"))
     cells = (
-        AnswerChoice.objects.filter(answer__attempt_id__in=completed)
+        _completed_picks(quiz, report_filter)
         .values_list(
             "answer__question_id",
             "choice_id",
@@ -452,7 +435,10 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
     direction = F(key).desc(nulls_last=True) if sort.startswith("-") else F(key).asc()
     return (
         get_user_model()
-        .objects.filter(attempts__in=Subquery(completed.values("pk")))
+        .objects.filter(
+            _kept(quiz, report_filter, "attempts__"), attempts__completed_at__isnull=False
+        )
+        .only("username", "first_name", "last_name")
         .annotate(
             sort_name=Lower(
                 Case(
@@ -528,9 +514,8 @@ def attempt_rows(quiz: Quiz, report_filter: ReportFilter) -> Iterator[tuple]:
     right) for every pick of every completed attempt, in attempt order, read lazily
     with iterator() so memory stays flat however many attempts there are.
     """
-    completed = Subquery(completed_for(quiz, report_filter).values("pk"))
     return (
-        AnswerChoice.objects.filter(answer__attempt_id__in=completed)
+        _completed_picks(quiz, report_filter)
         .order_by("answer__attempt__completed_at", "answer__attempt_id", "answer__question_id")
         .values_list(
             "answer__attempt_id",

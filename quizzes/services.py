@@ -40,12 +40,16 @@ class AlreadyAnswered(Exception):
 
 
 def attempt_start(*, quiz: Quiz, user: AbstractBaseUser | None, session: SessionBase) -> Attempt:
+    """Start an attempt, marked as the learner's first at this quiz when it is (reports)."""
     if user is not None and user.is_authenticated:
-        return Attempt.objects.create(quiz=quiz, user=user, language=get_language())
-    if session.session_key is None:
-        session.save()
+        learner = {"user": user}
+    else:
+        if session.session_key is None:
+            session.save()
+        learner = {"user": None, "session_key": session.session_key}
+    earlier = Attempt.objects.filter(quiz=quiz, **learner).exists()
     return Attempt.objects.create(
-        quiz=quiz, session_key=session.session_key, language=get_language()
+        quiz=quiz, language=get_language(), is_first=not earlier, **learner
     )
 
 
@@ -85,13 +89,23 @@ def _complete_if_done(attempt: Attempt) -> None:
     attempt.save(update_fields=["completed_at", "score", "max_score"])
 
 
+@transaction.atomic
 def attempts_claim(*, session_key: str | None, user: AbstractBaseUser) -> int:
-    """Give a learner who just signed in the attempts they made anonymously."""
+    """Give a learner who just signed in the attempts they made anonymously.
+
+    Their first attempt at each quiz is then the account's earliest (one more UPDATE).
+    """
     if not session_key:
         return 0
-    return Attempt.objects.filter(user=None, session_key=session_key).update(
+    claimed = Attempt.objects.filter(user=None, session_key=session_key).update(
         user=user, session_key=""
     )
+    if claimed:
+        earlier = Attempt.objects.filter(
+            quiz=OuterRef("quiz"), user=user, started_at__lt=OuterRef("started_at")
+        )
+        Attempt.objects.filter(user=user).update(is_first=~Exists(earlier))
+    return claimed
 
 
 @dataclass(frozen=True)

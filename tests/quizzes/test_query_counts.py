@@ -10,7 +10,7 @@ ANSWER_POST = 14
 RESULTS_PAGE = 6
 LANDING_PAGE = 6
 HOME_PAGE = 4
-START_POST = 10
+START_POST = 11  # One to tell whether the attempt is the learner's first.
 
 
 @pytest.fixture(params=[8, 40], ids=lambda n: f"{n}-questions")

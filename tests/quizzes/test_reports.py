@@ -3,15 +3,19 @@
 The data set and the figures computed by hand are in report_data.py.
 """
 
+import importlib
 from datetime import datetime
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.models import Permission, User
+from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
 from django.utils import translation
 
 from quizzes import reports
 from quizzes.models import Attempt, Quiz
+from quizzes.services import attempt_start, attempts_claim
 from tests.conftest import make_quiz
 from tests.quizzes.report_data import FIRST_DAY, URL, instructor
 
@@ -303,3 +307,53 @@ def test_seeded_bad_question_discriminates_negatively(db):
     assert (
         Attempt.objects.filter(user=None).exists() and Attempt.objects.exclude(user=None).exists()
     )
+
+
+def _recomputed_first_flags() -> dict[int, bool]:
+    """Attempt.is_first as the data migration computes it from the attempts' dates."""
+    migration = importlib.import_module("quizzes.migrations.0005_attempt_is_first")
+    migration.mark_first_attempts(apps, None)
+    return dict(Attempt.objects.values_list("pk", "is_first"))
+
+
+def test_attempt_start_marks_the_learners_first_attempt_at_each_quiz(db):
+    quiz, other = make_quiz(), make_quiz(slug="other-quiz")
+    ada = User.objects.create_user("ada")
+    session, other_session = SessionStore(), SessionStore()
+
+    def first(quiz, *, user=None, session) -> bool:
+        return attempt_start(quiz=quiz, user=user, session=session).is_first
+
+    assert first(quiz, user=ada, session=SessionStore())
+    assert not first(quiz, user=ada, session=SessionStore())
+    assert first(other, user=ada, session=SessionStore())
+    assert first(quiz, session=session)
+    assert not first(quiz, session=session)
+    assert first(quiz, session=other_session)
+    flags = dict(Attempt.objects.values_list("pk", "is_first"))
+    assert _recomputed_first_flags() == flags
+
+
+def test_claimed_anonymous_attempts_make_the_accounts_earliest_first(hand_quiz):
+    ada = User.objects.get(username="ana")
+    session = SessionStore()
+    anonymous = attempt_start(quiz=hand_quiz, user=None, session=session)
+    Attempt.objects.filter(pk=anonymous.pk).update(started_at=FIRST_DAY.replace(day=1, hour=1))
+    assert anonymous.is_first
+    assert attempts_claim(session_key=session.session_key, user=ada) == 1
+    firsts = Attempt.objects.filter(user=ada, is_first=True)
+    assert list(firsts.values_list("pk", flat=True)) == [anonymous.pk]
+    # Ana's first attempt is now the unfinished one: her 3/5 leaves the first attempts.
+    first_only = reports.ReportFilter()
+    assert "ana" not in {row.username for row in reports.learners(hand_quiz, first_only)}
+    assert reports.quiz_summary(hand_quiz, first_only).completed == 5
+    flags = dict(Attempt.objects.values_list("pk", "is_first"))
+    assert _recomputed_first_flags() == flags
+
+
+def test_data_migration_and_seedattempts_agree_on_first_attempts(db):
+    _seeded(200)
+    flags = dict(Attempt.objects.values_list("pk", "is_first"))
+    assert sum(flags.values()) < len(flags)  # retries are not first
+    Attempt.objects.update(is_first=False)
+    assert _recomputed_first_flags() == flags

@@ -106,6 +106,7 @@ class _Seeder:
                     session_key="" if signed_in else f"seed{self.run}{learner:024d}"[:40],
                     language=language,
                     started_at=start + timedelta(hours=number * self.rng.uniform(1, 72)),
+                    is_first=number == 0,
                 )
                 picks = self._answers(ability + 0.3 * number, language, done)
                 pending.append((attempt, learner if signed_in else None, picks))
