@@ -104,9 +104,6 @@ class QuizQuerySet(models.QuerySet):
             )
         return self.annotate(**annotations)
 
-    def missing_translation(self, language: str):
-        return self.with_missing_translations().filter(**{f"missing_{language}__gt": 0})
-
 
 class Quiz(models.Model):
     slug = models.SlugField(_("slug"), max_length=100, unique=True)
