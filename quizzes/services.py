@@ -16,6 +16,7 @@ from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
 
+from .content import quiz_questions
 from .models import (
     Answer,
     AnswerChoice,
@@ -77,7 +78,7 @@ def answer_record(*, attempt: Attempt, question: Question, choice: Choice) -> An
 
 
 def _complete_if_done(attempt: Attempt) -> None:
-    total = Question.objects.filter(quiz_id=attempt.quiz_id).count()
+    total = len(quiz_questions(attempt.quiz))
     counts = Answer.objects.filter(attempt=attempt).aggregate(
         answered=Count("pk"), correct=Count("pk", filter=Q(is_correct=True))
     )

@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import LoginView, RedirectURLMixin
 from django.core.paginator import Paginator
-from django.db.models import Count, Exists, OuterRef, Prefetch
+from django.db.models import Count, Prefetch
 from django.http import (
     Http404,
     HttpRequest,
@@ -29,8 +29,9 @@ from django.views.generic import FormView
 from guides.models import GuidePath
 
 from . import reports
+from .content import quiz_questions
 from .forms import AnswerForm, ReportFilterForm
-from .models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
+from .models import AnswerChoice, Attempt, Choice, Question, Quiz
 from .services import AlreadyAnswered, answer_record, attempt_start, attempts_claim
 
 
@@ -75,7 +76,7 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         slug,
         Quiz.objects.prefetch_related(
-            Prefetch("guide_paths", queryset=GuidePath.objects.published()), "questions"
+            Prefetch("guide_paths", queryset=GuidePath.objects.published())
         ),
     )
     unfinished = (
@@ -85,31 +86,27 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "quizzes/quiz_detail.html",
-        {"quiz": quiz, "questions": quiz.questions.all(), "resume": resume},
+        {"quiz": quiz, "questions": quiz_questions(quiz), "resume": resume},
     )
 
 
 @require_POST
 def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
     quiz = _get_published_quiz(request, slug)
-    if not quiz.questions.exists():
+    if not quiz_questions(quiz):
         raise Http404(_("This quiz has no questions yet."))
     attempt = attempt_start(quiz=quiz, user=request.user, session=request.session)
     return redirect(attempt.question_url(1))
 
 
-def _steps(attempt: Attempt) -> list[tuple[int, bool]]:
-    """(question id, answered?) for every question of the attempt's quiz, in order."""
-    answered = Answer.objects.filter(attempt=attempt, question=OuterRef("pk"))
-    return list(
-        Question.objects.filter(quiz_id=attempt.quiz_id)
-        .annotate(answered=Exists(answered))
-        .values_list("pk", "answered")
-    )
+def _steps(attempt: Attempt) -> list[tuple[Question, bool]]:
+    """(question, answered?) for every question of the attempt's quiz, in order."""
+    answered = set(attempt.answers.order_by().values_list("question_id", flat=True))
+    return [(question, question.pk in answered) for question in quiz_questions(attempt.quiz)]
 
 
-def _first_open(steps: list[tuple[int, bool]]) -> int | None:
-    return next((n for n, (_pk, answered) in enumerate(steps, 1) if not answered), None)
+def _first_open(steps: list[tuple[Question, bool]]) -> int | None:
+    return next((n for n, (_question, answered) in enumerate(steps, 1) if not answered), None)
 
 
 def _ordered_choices(attempt: Attempt, question: Question) -> list[Choice]:
@@ -136,9 +133,8 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
             )
         return redirect(attempt.question_url(first_open))
 
-    question = Question.objects.prefetch_related("choices").get(pk=steps[number - 1][0])
+    question, answered = steps[number - 1]
     choices = _ordered_choices(attempt, question)
-    answered = steps[number - 1][1]
     form = AnswerForm(choices=choices)
     status = 200
     notice = None
@@ -176,7 +172,7 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
         "form": form,
         "number": number,
         "total": len(steps),
-        "answered_count": sum(1 for _pk, done in steps if done),
+        "answered_count": sum(1 for _question, done in steps if done),
         "answered": answered,
         "picked": [choice for choice in choices if choice.pk in picked],
         "is_correct": bool(picks) and picks[0][1],
@@ -195,7 +191,7 @@ def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
     if not attempt.is_finished:
         first_open = _first_open(_steps(attempt)) or 1
         return redirect(attempt.question_url(first_open))
-    questions = Question.objects.filter(quiz_id=attempt.quiz_id).prefetch_related("choices")
+    questions = quiz_questions(attempt.quiz)
     picks = AnswerChoice.objects.filter(answer__attempt=attempt).values_list(
         "answer__question_id", "choice_id", "answer__is_correct"
     )
