@@ -1,16 +1,23 @@
 from django.conf import settings
 from django.http import HttpRequest
-from django.urls import translate_url
-from django.utils.translation import get_language, get_language_info
+from django.urls import reverse, translate_url
+from django.utils.translation import get_language, get_language_info, override
 
 
 def languages(request: HttpRequest) -> dict:
     """The current page in every language, for the switcher and the hreflang alternates."""
-    path = request.get_full_path()
+    match = request.resolver_match
+    query = request.META.get("QUERY_STRING", "")
     current = get_language()
     links = []
     for code, _name in settings.LANGUAGES:
-        url = translate_url(path, code)
+        if match is None:  # An error page: no view matched, so translate the path.
+            url = translate_url(request.get_full_path(), code)
+        else:  # The view that matched, reversed in the other language: no second resolve.
+            with override(code):
+                url = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
+            if query:
+                url = f"{url}?{query}"
         links.append(
             {
                 "code": code,

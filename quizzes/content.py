@@ -1,29 +1,47 @@
-"""A quiz's questions and choices, cached in each web process between two edits.
+"""A quiz with its questions and choices, kept in each web process between two edits.
 
-Every learner page reads the same questions and choices, which change only when an editor
-saves. The cache key carries the quiz's `updated_at`, which the page reads anyway with the
-attempt or the quiz, and every save or delete of one of its questions or choices moves that
-stamp on (the receivers below, connected in `QuizzesConfig.ready`). A page so never shows
-content older than the quiz row it has just read, in any process, without the processes
-telling each other anything.
+Every learner page shows the same quiz, questions and choices, which change only when an
+editor saves. They are kept per process under the quiz's `updated_at`, which the page reads
+anyway (with the attempt, or with the quiz), and every save or delete of one of its
+questions or choices moves that stamp on (the receivers below, connected in
+`QuizzesConfig.ready`). A page so never shows content older than the row it has just read,
+in any process, without the processes telling each other anything.
+
+The objects are shared by the requests of a process, not copied as Django's cache framework
+would (unpickling a quiz cost more than the queries it saves): views and templates only
+read them.
 """
 
-from django.core.cache import cache
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.utils import timezone
 
 from .models import Choice, Question, Quiz
 
-TIMEOUT = 3600  # Entries of older stamps are never read again; they just expire.
+
+@dataclass(frozen=True)
+class QuizContent:
+    updated_at: datetime
+    quiz: Quiz
+    questions: list[Question]  # In order, each with its choices prefetched.
+
+
+_kept: dict[int, QuizContent] = {}  # By quiz id: only the newest stamp seen.
+
+
+def quiz_content(quiz_id: int, updated_at: datetime) -> QuizContent:
+    content = _kept.get(quiz_id)
+    if content is None or content.updated_at != updated_at:
+        quiz = Quiz.objects.get(pk=quiz_id)
+        questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
+        content = QuizContent(quiz.updated_at, quiz, questions)
+        _kept[quiz_id] = content
+    return content
 
 
 def quiz_questions(quiz: Quiz) -> list[Question]:
-    """The quiz's questions in order, each with its choices prefetched."""
-    key = f"quiz-questions:{quiz.pk}:{quiz.updated_at.isoformat()}"
-    questions = cache.get(key)
-    if questions is None:
-        questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
-        cache.set(key, questions, TIMEOUT)
-    return questions
+    return quiz_content(quiz.pk, quiz.updated_at).questions
 
 
 def _touch(quizzes) -> None:

@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import LoginView, RedirectURLMixin
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch
+from django.db.models import Count, F, Prefetch
 from django.http import (
     Http404,
     HttpRequest,
@@ -29,7 +29,7 @@ from django.views.generic import FormView
 from guides.models import GuidePath
 
 from . import reports
-from .content import quiz_questions
+from .content import quiz_content, quiz_questions
 from .forms import AnswerForm, ReportFilterForm
 from .models import AnswerChoice, Attempt, Choice, Question, Quiz
 from .services import AlreadyAnswered, answer_record, attempt_start, attempts_claim
@@ -54,10 +54,17 @@ def _learner_attempts(request: HttpRequest):
 
 
 def _get_attempt_for(request: HttpRequest, public_id: UUID) -> Attempt:
+    """The learner's attempt, its quiz (with the questions) from the content kept in memory."""
     try:
-        return _learner_attempts(request).select_related("quiz").get(public_id=public_id)
+        attempt = (
+            _learner_attempts(request)
+            .annotate(quiz_updated_at=F("quiz__updated_at"))
+            .get(public_id=public_id)
+        )
     except Attempt.DoesNotExist:
         raise Http404(_("There is no such attempt, or it is not yours.")) from None
+    attempt.quiz = quiz_content(attempt.quiz_id, attempt.quiz_updated_at).quiz
+    return attempt
 
 
 def _get_published_quiz(request: HttpRequest, slug: str, queryset=Quiz.objects) -> Quiz:

@@ -1,15 +1,15 @@
 """A fixed, small number of queries per page, whatever the number of questions.
 
-Session and user lookups included. Learner pages read a quiz's questions and choices from
-the content cache (quizzes/content.py): two more queries the first time a process shows a
-quiz after an edit (COLD), none after that.
+Session and user lookups included. Learner pages read a quiz, its questions and choices from
+the content each process keeps (quizzes/content.py): three more queries the first time a
+process shows a quiz after an edit (COLD), none after that.
 """
 
 import pytest
 
 from tests.conftest import answer, choice_of, make_quiz, question_url, results_url, start
 
-COLD = 2
+COLD = 3
 QUESTION_PAGE = 3
 ANSWERED_QUESTION_PAGE = 4
 # In a test, the transaction of answer_record is a savepoint: two queries more.
