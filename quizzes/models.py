@@ -256,8 +256,9 @@ class Attempt(models.Model):
         related_name="attempts",
         verbose_name=_("learner"),
     )
-    # Anonymous learners own their attempts through their session.
-    session_key = models.CharField(_("session"), max_length=40, blank=True, db_index=True)
+    # Anonymous learners own their attempts through a random key in a signed cookie of their
+    # browser (quizzes/views.py), so that they need no session, and no query for one.
+    learner_key = models.CharField(_("anonymous learner"), max_length=40, blank=True, db_index=True)
     language = models.CharField(_("language"), max_length=10)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     completed_at = models.DateTimeField(_("completed"), null=True, blank=True)

@@ -5,9 +5,8 @@ from dataclasses import dataclass, field
 import yaml
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import models, transaction
 from django.db.models import Count, Exists, IntegerField, OuterRef, ProtectedError, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -40,14 +39,17 @@ class AlreadyAnswered(Exception):
         self.answer = answer
 
 
-def attempt_start(*, quiz: Quiz, user: AbstractBaseUser | None, session: SessionBase) -> Attempt:
-    """Start an attempt, marked as the learner's first at this quiz when it is (reports)."""
+def attempt_start(*, quiz: Quiz, user: AbstractBaseUser | None, learner_key: str = "") -> Attempt:
+    """Start an attempt, marked as the learner's first at this quiz when it is (reports).
+
+    A signed-in learner's attempt is their account's; an anonymous one's is their key's.
+    """
     if user is not None and user.is_authenticated:
         learner = {"user": user}
+    elif learner_key:
+        learner = {"user": None, "learner_key": learner_key}
     else:
-        if session.session_key is None:
-            session.save()
-        learner = {"user": None, "session_key": session.session_key}
+        raise ValueError("An anonymous learner's attempt needs their key.")
     earlier = Attempt.objects.filter(quiz=quiz, **learner).exists()
     return Attempt.objects.create(
         quiz=quiz, language=get_language(), is_first=not earlier, **learner
@@ -63,43 +65,35 @@ def answer_record(*, attempt: Attempt, question: Question, choice: Choice) -> An
     """
     if choice.question_id != question.pk or question.quiz_id != attempt.quiz_id:
         raise ValueError("The choice does not belong to a question of this attempt's quiz.")
-    # Lock the attempt so that two answers racing to be the last one complete it once.
+    # Lock the attempt: its answers are recorded one at a time, so the answers read next are
+    # all it has, a second answer to the question is refused, and of two answers racing to be
+    # the last one, one completes the attempt. (The unique constraint stays as a backstop.)
     Attempt.objects.select_for_update().filter(pk=attempt.pk).values_list("pk").get()
-    try:
-        with transaction.atomic():
-            answer = Answer.objects.create(
-                attempt=attempt, question=question, is_correct=choice.is_correct
-            )
-    except IntegrityError:
-        raise AlreadyAnswered(Answer.objects.get(attempt=attempt, question=question)) from None
+    graded = dict(attempt.answers.order_by().values_list("question_id", "is_correct"))
+    if question.pk in graded:
+        raise AlreadyAnswered(attempt.answers.get(question=question))
+    answer = Answer.objects.create(attempt=attempt, question=question, is_correct=choice.is_correct)
     AnswerChoice.objects.create(answer=answer, choice=choice)
-    _complete_if_done(attempt)
+    graded[question.pk] = answer.is_correct
+    total = len(quiz_questions(attempt.quiz))
+    if len(graded) >= total:
+        attempt.completed_at = timezone.now()
+        attempt.score = sum(graded.values())
+        attempt.max_score = total
+        attempt.save(update_fields=["completed_at", "score", "max_score"])
     return answer
 
 
-def _complete_if_done(attempt: Attempt) -> None:
-    total = len(quiz_questions(attempt.quiz))
-    counts = Answer.objects.filter(attempt=attempt).aggregate(
-        answered=Count("pk"), correct=Count("pk", filter=Q(is_correct=True))
-    )
-    if counts["answered"] < total:
-        return
-    attempt.completed_at = timezone.now()
-    attempt.score = counts["correct"]
-    attempt.max_score = total
-    attempt.save(update_fields=["completed_at", "score", "max_score"])
-
-
 @transaction.atomic
-def attempts_claim(*, session_key: str | None, user: AbstractBaseUser) -> int:
+def attempts_claim(*, learner_key: str | None, user: AbstractBaseUser) -> int:
     """Give a learner who just signed in the attempts they made anonymously.
 
     Their first attempt at each quiz is then the account's earliest (one more UPDATE).
     """
-    if not session_key:
+    if not learner_key:
         return 0
-    claimed = Attempt.objects.filter(user=None, session_key=session_key).update(
-        user=user, session_key=""
+    claimed = Attempt.objects.filter(user=None, learner_key=learner_key).update(
+        user=user, learner_key=""
     )
     if claimed:
         earlier = Attempt.objects.filter(

@@ -1,4 +1,5 @@
 import csv
+import secrets
 from collections.abc import Iterable
 from itertools import groupby
 from operator import itemgetter
@@ -45,12 +46,37 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "quizzes/home.html", {"guides": guides, "unlinked_quizzes": unlinked})
 
 
+# An anonymous learner's attempts are theirs through a random key that their browser keeps
+# in a signed cookie for as long as a session would last: no session row to create, and no
+# query to read one on every page.
+LEARNER_COOKIE = "learner"
+
+
+def _learner_key(request: HttpRequest) -> str | None:
+    return request.get_signed_cookie(
+        LEARNER_COOKIE, default=None, salt=LEARNER_COOKIE, max_age=settings.SESSION_COOKIE_AGE
+    )
+
+
+def _keep_learner_key(response: HttpResponse, key: str) -> None:
+    response.set_signed_cookie(
+        LEARNER_COOKIE,
+        key,
+        salt=LEARNER_COOKIE,
+        max_age=settings.SESSION_COOKIE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite=settings.SESSION_COOKIE_SAMESITE,
+    )
+
+
 def _learner_attempts(request: HttpRequest):
     if request.user.is_authenticated:
         return Attempt.objects.filter(user=request.user)
-    if not request.session.session_key:
+    key = _learner_key(request)
+    if not key:
         return Attempt.objects.none()
-    return Attempt.objects.filter(user=None, session_key=request.session.session_key)
+    return Attempt.objects.filter(user=None, learner_key=key)
 
 
 def _get_attempt_for(request: HttpRequest, public_id: UUID) -> Attempt:
@@ -102,8 +128,14 @@ def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
     quiz = _get_published_quiz(request, slug)
     if not quiz_questions(quiz):
         raise Http404(_("This quiz has no questions yet."))
-    attempt = attempt_start(quiz=quiz, user=request.user, session=request.session)
-    return redirect(attempt.question_url(1))
+    if request.user.is_authenticated:
+        attempt = attempt_start(quiz=quiz, user=request.user)
+        return redirect(attempt.question_url(1))
+    key = _learner_key(request) or secrets.token_hex(16)
+    attempt = attempt_start(quiz=quiz, user=None, learner_key=key)
+    response = redirect(attempt.question_url(1))
+    _keep_learner_key(response, key)  # Again, so that it lasts from the latest start.
+    return response
 
 
 def _steps(attempt: Attempt) -> list[tuple[Question, bool]]:
@@ -232,10 +264,8 @@ class SignInView(LoginView):
     """Django's sign-in, which also hands the learner the attempts made before signing in."""
 
     def form_valid(self, form):
-        session_key = self.request.session.session_key
         response = super().form_valid(form)
-        _claim(self.request, session_key)
-        return response
+        return _claim(self.request, response)
 
 
 class SignUpView(RedirectURLMixin, FormView):
@@ -244,16 +274,16 @@ class SignUpView(RedirectURLMixin, FormView):
     next_page = reverse_lazy("home")
 
     def form_valid(self, form):
-        session_key = self.request.session.session_key
-        user = form.save()
-        login(self.request, user)
-        _claim(self.request, session_key)
-        return redirect(self.get_success_url())
+        login(self.request, form.save())
+        return _claim(self.request, redirect(self.get_success_url()))
 
 
-def _claim(request: HttpRequest, session_key: str | None) -> None:
-    if attempts_claim(session_key=session_key, user=request.user):
+def _claim(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """Move the anonymous attempts to the account that just signed in; the key goes."""
+    if attempts_claim(learner_key=_learner_key(request), user=request.user):
         messages.success(request, _("Your attempts so far are now saved to your account."))
+    response.delete_cookie(LEARNER_COOKIE, samesite=settings.SESSION_COOKIE_SAMESITE)
+    return response
 
 
 # Reports

@@ -6,19 +6,21 @@ node_modules/) before running them. Screenshots land in var/screenshots/.
 
 import json
 import os
+import secrets
 import subprocess
-from importlib import import_module
 from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.http import HttpResponse
 from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, Response, sync_playwright
 
 from quizzes.models import Attempt, Quiz
 from quizzes.services import answer_record, attempt_start
+from quizzes.views import LEARNER_COOKIE
 from tests.conftest import choice_of
 
 # Playwright's sync API runs an asyncio event loop in the test thread, and Django refuses ORM
@@ -83,17 +85,19 @@ def demo(transactional_db) -> Quiz:
 
 @pytest.fixture
 def browser_attempt(context, live_server, demo):
-    """Makes an anonymous attempt at the demo quiz owned by the browser's session, with the
-    first `answered` questions answered (odd ones right, even ones wrong), without clicking."""
+    """Makes an anonymous attempt at the demo quiz owned by the browser's learner key, with
+    the first `answered` questions answered (odd ones right, even ones wrong), without clicking."""
 
     def make(*, answered: int = 0, lang: str = "en") -> Attempt:
-        session = import_module(settings.SESSION_ENGINE).SessionStore()
+        key = secrets.token_hex(16)
         with translation.override(lang):
-            attempt = attempt_start(quiz=demo, user=None, session=session)
+            attempt = attempt_start(quiz=demo, user=None, learner_key=key)
         for number, question in enumerate(demo.questions.order_by("position")[:answered], 1):
             choice = choice_of(demo, number, correct=number % 2 == 1)
             answer_record(attempt=attempt, question=question, choice=choice)
-        cookie = {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key}
+        response = HttpResponse()
+        response.set_signed_cookie(LEARNER_COOKIE, key, salt=LEARNER_COOKIE)
+        cookie = {"name": LEARNER_COOKIE, "value": response.cookies[LEARNER_COOKIE].value}
         context.add_cookies([cookie | {"url": live_server.url}])
         return Attempt.objects.get(pk=attempt.pk)
 

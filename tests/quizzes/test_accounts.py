@@ -31,7 +31,8 @@ def test_sign_in_carries_the_anonymous_attempt_over(client, quiz, django_user_mo
     assert response["Location"] == "/en/quizzes/dp-quiz/"
     attempt.refresh_from_db()
     assert attempt.user == user
-    assert attempt.session_key == ""
+    assert attempt.learner_key == ""
+    assert client.cookies["learner"].value == ""  # The key is gone with the claim.
     landing = client.get("/en/quizzes/dp-quiz/").content.decode()
     assert "Resume at question 2" in landing
 

@@ -1,4 +1,7 @@
 import pytest
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.test import Client
 
 from quizzes.models import Answer, Attempt
 from tests.conftest import (
@@ -142,8 +145,13 @@ def test_shuffled_choices_keep_their_order_for_one_attempt(client, guide):
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_anonymous_attempt_belongs_to_the_session(client, quiz, lang):
+def test_anonymous_attempt_belongs_to_the_browser_without_a_session(client, quiz, lang):
     attempt = start(client, quiz, lang)
     assert attempt.user is None
-    assert attempt.session_key == client.session.session_key
+    assert len(attempt.learner_key) == 32
+    assert attempt.learner_key in client.cookies["learner"].value  # Signed, then.
+    assert settings.SESSION_COOKIE_NAME not in client.cookies
+    assert Session.objects.count() == 0
     assert Attempt.objects.count() == 1
+    assert client.get(question_url(attempt, 1, lang)).status_code == 200
+    assert Client().get(question_url(attempt, 1, lang)).status_code == 404

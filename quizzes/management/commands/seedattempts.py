@@ -103,7 +103,7 @@ class _Seeder:
                 done = made < count
                 attempt = Attempt(
                     quiz=self.quiz,
-                    session_key="" if signed_in else f"seed{self.run}{learner:024d}"[:40],
+                    learner_key="" if signed_in else f"seed{self.run}{learner:024d}"[:40],
                     language=language,
                     started_at=start + timedelta(hours=number * self.rng.uniform(1, 72)),
                     is_first=number == 0,
