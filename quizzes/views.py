@@ -1,6 +1,7 @@
 import csv
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 from uuid import UUID
@@ -32,7 +33,7 @@ from guides.models import GuidePath
 from . import reports
 from .content import quiz_content, quiz_questions
 from .forms import AnswerForm, ReportFilterForm
-from .models import AnswerChoice, Attempt, Choice, Question, Quiz
+from .models import Attempt, Choice, Question, Quiz
 from .services import AlreadyAnswered, answer_record, attempt_start, attempts_claim
 
 
@@ -138,14 +139,33 @@ def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-def _steps(attempt: Attempt) -> list[tuple[Question, bool]]:
-    """(question, answered?) for every question of the attempt's quiz, in order."""
-    answered = set(attempt.answers.order_by().values_list("question_id", flat=True))
-    return [(question, question.pk in answered) for question in quiz_questions(attempt.quiz)]
+@dataclass(frozen=True)
+class Recorded:
+    """A recorded answer: right or wrong, and the choices it picked."""
+
+    is_correct: bool
+    picked: frozenset[int]
 
 
-def _first_open(steps: list[tuple[Question, bool]]) -> int | None:
-    return next((n for n, (_question, answered) in enumerate(steps, 1) if not answered), None)
+Steps = list[tuple[Question, Recorded | None]]
+
+
+def _steps(attempt: Attempt) -> Steps:
+    """Every question of the attempt's quiz in order, with its recorded answer (one query)."""
+    graded: dict[int, bool] = {}
+    picked: dict[int, set[int]] = {}
+    rows = attempt.answers.order_by().values_list("question_id", "is_correct", "picks__choice")
+    for question_id, is_correct, choice_id in rows:
+        graded[question_id] = is_correct
+        picked.setdefault(question_id, set()).add(choice_id)
+    return [
+        (q, Recorded(graded[q.pk], frozenset(picked[q.pk])) if q.pk in graded else None)
+        for q in quiz_questions(attempt.quiz)
+    ]
+
+
+def _first_open(steps: Steps) -> int | None:
+    return next((n for n, (_question, recorded) in enumerate(steps, 1) if recorded is None), None)
 
 
 def _ordered_choices(attempt: Attempt, question: Question) -> list[Choice]:
@@ -172,13 +192,13 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
             )
         return redirect(attempt.question_url(first_open))
 
-    question, answered = steps[number - 1]
+    question, recorded = steps[number - 1]
     choices = _ordered_choices(attempt, question)
     form = AnswerForm(choices=choices)
     status = 200
     notice = None
     if request.method == "POST":
-        if answered:
+        if recorded is not None:
             status, notice = 409, _("You have already answered this question.")
         else:
             form = AnswerForm(request.POST, choices=choices)
@@ -187,22 +207,14 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
                     answer_record(
                         attempt=attempt, question=question, choice=form.cleaned_data["choice"]
                     )
-                except AlreadyAnswered:
+                except AlreadyAnswered:  # In another tab, since this page read the answers.
                     status, notice = 409, _("You have already answered this question.")
+                    recorded = _steps(attempt)[number - 1][1]
                 else:
                     return redirect(attempt.question_url(number) + "#feedback")
-                answered = True
             else:
                 status = 400
 
-    picks = []
-    if answered:
-        picks = list(
-            AnswerChoice.objects.filter(
-                answer__attempt=attempt, answer__question=question
-            ).values_list("choice_id", "answer__is_correct")
-        )
-    picked = {choice_id for choice_id, _correct in picks}
     context = {
         "attempt": attempt,
         "quiz": attempt.quiz,
@@ -211,10 +223,10 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
         "form": form,
         "number": number,
         "total": len(steps),
-        "answered_count": sum(1 for _question, done in steps if done),
-        "answered": answered,
-        "picked": [choice for choice in choices if choice.pk in picked],
-        "is_correct": bool(picks) and picks[0][1],
+        "answered_count": sum(1 for _question, answer in steps if answer is not None),
+        "answered": recorded is not None,
+        "picked": [choice for choice in choices if recorded and choice.pk in recorded.picked],
+        "is_correct": recorded is not None and recorded.is_correct,
         "correct_choices": [choice for choice in choices if choice.is_correct],
         "next_url": attempt.question_url(number + 1)
         if number < len(steps)
@@ -227,29 +239,19 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
 @require_safe
 def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
     attempt = _get_attempt_for(request, public_id)
+    steps = _steps(attempt)
     if not attempt.is_finished:
-        first_open = _first_open(_steps(attempt)) or 1
-        return redirect(attempt.question_url(first_open))
-    questions = quiz_questions(attempt.quiz)
-    picks = AnswerChoice.objects.filter(answer__attempt=attempt).values_list(
-        "answer__question_id", "choice_id", "answer__is_correct"
-    )
-    picked: dict[int, set[int]] = {}
-    graded: dict[int, bool] = {}
-    for question_id, choice_id, is_correct in picks:
-        picked.setdefault(question_id, set()).add(choice_id)
-        graded[question_id] = is_correct
+        return redirect(attempt.question_url(_first_open(steps) or 1))
     review = []
-    for question in questions:
+    for question, recorded in steps:
         choices = _ordered_choices(attempt, question)
-        chosen = picked.get(question.pk, set())
         review.append(
             {
                 "question": question,
                 "choices": choices,
-                "picked": [choice for choice in choices if choice.pk in chosen],
+                "picked": [c for c in choices if recorded and c.pk in recorded.picked],
                 "correct_choices": [choice for choice in choices if choice.is_correct],
-                "is_correct": graded.get(question.pk, False),
+                "is_correct": recorded is not None and recorded.is_correct,
             }
         )
     guides = attempt.quiz.guide_paths.published()
