@@ -75,6 +75,9 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
 
+    # DEBUG is off, so pages link the hashed static files: without their manifest (a fresh
+    # checkout that never ran `make serve`) every page is a 500.
+    call_command("collectstatic", interactive=False, verbosity=0)
     call_command("migrate", verbosity=0)
     call_command("loaddemo")
     client = Client()
