@@ -315,6 +315,17 @@ class Answer(models.Model):
     choices = models.ManyToManyField(
         Choice, through="AnswerChoice", related_name="answers", verbose_name=_("chosen choices")
     )
+    # The one choice of an answer that picked one (every answer while questions are single
+    # choice), kept besides its pick so that the reports count choices over the answers alone,
+    # without joining the picks (bench/REPORTS.md). None for an answer with several picks.
+    choice = models.ForeignKey(
+        Choice,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("chosen choice"),
+    )
     is_correct = models.BooleanField(_("correct"))
     answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
 

@@ -37,7 +37,7 @@ from django.db.models.functions import Concat, Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import AnswerChoice, Attempt, Choice, Question, Quiz
+from .models import Answer, Attempt, Choice, Question, Quiz
 
 # Thresholds for the flags, from the issue (and Moodle's guidance).
 EASY_ABOVE = 0.9
@@ -87,11 +87,14 @@ def attempts_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
     return Attempt.objects.filter(_kept(quiz, report_filter)).order_by()
 
 
-def _completed_picks(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[AnswerChoice]:
-    """The picks of the completed attempts the filter keeps, joined to them once."""
-    return AnswerChoice.objects.filter(
-        _kept(quiz, report_filter, "answer__attempt__"),
-        answer__attempt__completed_at__isnull=False,
+def _completed_answers(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Answer]:
+    """The answers of the completed attempts the filter keeps, joined to them once.
+
+    Their choice is `Answer.choice`, so the picks are not joined: that join took most of a
+    report's time at 100,000 attempts (bench/REPORTS.md).
+    """
+    return Answer.objects.filter(
+        _kept(quiz, report_filter, "attempt__"), attempt__completed_at__isnull=False
     )
 
 
@@ -272,22 +275,18 @@ class ItemAnalysis:
 
 
 def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
-    """Three queries: questions, their choices, and picks grouped by (question, choice,
+    """Three queries: questions, their choices, and answers grouped by (question, choice,
     right or wrong, language, score), one scan for both the item statistics and the
-    choice counts. A single-choice answer has one pick, so picks count answers.
+    choice counts.
 
     Questions and choices are model instances so their translated text falls
     back like everywhere else on the site.
     """
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
     cells = (
-        _completed_picks(quiz, report_filter)
+        _completed_answers(quiz, report_filter)
         .values_list(
-            "answer__question_id",
-            "choice_id",
-            "answer__is_correct",
-            "answer__attempt__language",
-            "answer__attempt__score",
+            "question_id", "choice_id", "is_correct", "attempt__language", "attempt__score"
         )
         .annotate(n=Count("pk"))
         .order_by()
@@ -511,24 +510,24 @@ def quizzes_overview() -> QuerySet[Quiz]:
 
 def attempt_rows(quiz: Quiz, report_filter: ReportFilter) -> Iterator[tuple]:
     """(attempt id, learner, completed at, language, score, out of, question id, choice id,
-    right) for every pick of every completed attempt, in attempt order, read lazily
+    right) for every answer of every completed attempt, in attempt order, read lazily
     with iterator() so memory stays flat however many attempts there are.
     """
     return (
-        _completed_picks(quiz, report_filter)
-        .order_by("answer__attempt__completed_at", "answer__attempt_id", "answer__question_id")
+        _completed_answers(quiz, report_filter)
+        .order_by("attempt__completed_at", "attempt_id", "question_id")
         .values_list(
-            "answer__attempt_id",
-            "answer__attempt__user__username",
-            "answer__attempt__user__first_name",
-            "answer__attempt__user__last_name",
-            "answer__attempt__completed_at",
-            "answer__attempt__language",
-            "answer__attempt__score",
-            "answer__attempt__max_score",
-            "answer__question_id",
+            "attempt_id",
+            "attempt__user__username",
+            "attempt__user__first_name",
+            "attempt__user__last_name",
+            "attempt__completed_at",
+            "attempt__language",
+            "attempt__score",
+            "attempt__max_score",
+            "question_id",
             "choice_id",
-            "answer__is_correct",
+            "is_correct",
         )
         .iterator(chunk_size=2000)
     )

@@ -72,7 +72,9 @@ def answer_record(*, attempt: Attempt, question: Question, choice: Choice) -> An
     graded = dict(attempt.answers.order_by().values_list("question_id", "is_correct"))
     if question.pk in graded:
         raise AlreadyAnswered(attempt.answers.get(question=question))
-    answer = Answer.objects.create(attempt=attempt, question=question, is_correct=choice.is_correct)
+    answer = Answer.objects.create(
+        attempt=attempt, question=question, choice=choice, is_correct=choice.is_correct
+    )
     AnswerChoice.objects.create(answer=answer, choice=choice)
     graded[question.pk] = answer.is_correct
     total = len(quiz_questions(attempt.quiz))

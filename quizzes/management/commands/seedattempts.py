@@ -167,6 +167,7 @@ class _Seeder:
                     Answer(
                         attempt_id=attempt.pk,
                         question_id=question_id,
+                        choice_id=choice_id,
                         is_correct=right,
                         answered_at=attempt.started_at + timedelta(seconds=30 * step),
                     )
