@@ -39,6 +39,14 @@ class AlreadyAnswered(Exception):
         self.answer = answer
 
 
+class NotOpenYet(Exception):
+    """An earlier question of the attempt is unanswered: questions are answered in order."""
+
+    def __init__(self, first_open: int):
+        super().__init__(first_open)
+        self.first_open = first_open  # The number of the question to answer first.
+
+
 def attempt_start(*, quiz: Quiz, user: AbstractBaseUser | None, learner_key: str = "") -> Attempt:
     """Start an attempt, marked as the learner's first at this quiz when it is (reports).
 
@@ -61,7 +69,7 @@ def answer_record(*, attempt: Attempt, question: Question, choice: Choice) -> An
     """Record the learner's choice; completes and scores the attempt on its last answer.
 
     Raises AlreadyAnswered when the question has an answer already (a second tab,
-    a replayed POST): the first answer stands.
+    a replayed POST): the first answer stands; NotOpenYet when an earlier question has none.
     """
     if choice.question_id != question.pk or question.quiz_id != attempt.quiz_id:
         raise ValueError("The choice does not belong to a question of this attempt's quiz.")
@@ -72,12 +80,16 @@ def answer_record(*, attempt: Attempt, question: Question, choice: Choice) -> An
     graded = dict(attempt.answers.order_by().values_list("question_id", "is_correct"))
     if question.pk in graded:
         raise AlreadyAnswered(attempt.answers.get(question=question))
+    questions = quiz_questions(attempt.quiz)
+    first_open = next(n for n, q in enumerate(questions, 1) if q.pk not in graded)
+    if questions[first_open - 1].pk != question.pk:
+        raise NotOpenYet(first_open)
     answer = Answer.objects.create(
         attempt=attempt, question=question, choice=choice, is_correct=choice.is_correct
     )
     AnswerChoice.objects.create(answer=answer, choice=choice)
     graded[question.pk] = answer.is_correct
-    total = len(quiz_questions(attempt.quiz))
+    total = len(questions)
     if len(graded) >= total:
         attempt.completed_at = timezone.now()
         attempt.score = sum(graded.values())

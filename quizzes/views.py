@@ -34,7 +34,13 @@ from . import reports
 from .content import quiz_content, quiz_questions
 from .forms import AnswerForm, ReportFilterForm
 from .models import Attempt, Choice, Question, Quiz
-from .services import AlreadyAnswered, answer_record, attempt_start, attempts_claim
+from .services import (
+    AlreadyAnswered,
+    NotOpenYet,
+    answer_record,
+    attempt_start,
+    attempts_claim,
+)
 
 
 @require_safe
@@ -175,45 +181,47 @@ def _ordered_choices(attempt: Attempt, question: Question) -> list[Choice]:
     return choices
 
 
+def _out_of_order(request: HttpRequest, attempt: Attempt, first_open: int) -> HttpResponse:
+    context = {"attempt": attempt, "first_open": first_open}
+    return render(request, "quizzes/out_of_order.html", context, status=409)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse:
     attempt = _get_attempt_for(request, public_id)
-    steps = _steps(attempt)
-    if not 1 <= number <= len(steps):
+    questions = quiz_questions(attempt.quiz)
+    if not 1 <= number <= len(questions):
         raise Http404(_("This quiz has no question %(number)s.") % {"number": number})
+    question = questions[number - 1]
+    choices = _ordered_choices(attempt, question)
+    form = AnswerForm(choices=choices)
+    status, notice = 200, None
+    if request.method == "POST":
+        posted = AnswerForm(request.POST, choices=choices)
+        if posted.is_valid():  # The service tells whether it is this question's turn.
+            try:
+                answer_record(
+                    attempt=attempt, question=question, choice=posted.cleaned_data["choice"]
+                )
+            except NotOpenYet as refusal:
+                return _out_of_order(request, attempt, refusal.first_open)
+            except AlreadyAnswered:
+                pass  # Shown below, with the answer that stands.
+            else:
+                return redirect(attempt.question_url(number) + "#feedback")
+
+    steps = _steps(attempt)
     first_open = _first_open(steps)
     if first_open is not None and number > first_open:
         if request.method == "POST":
-            return render(
-                request,
-                "quizzes/out_of_order.html",
-                {"attempt": attempt, "first_open": first_open},
-                status=409,
-            )
+            return _out_of_order(request, attempt, first_open)
         return redirect(attempt.question_url(first_open))
-
-    question, recorded = steps[number - 1]
-    choices = _ordered_choices(attempt, question)
-    form = AnswerForm(choices=choices)
-    status = 200
-    notice = None
-    if request.method == "POST":
+    recorded = steps[number - 1][1]
+    if request.method == "POST":  # Not recorded: answered already, or not one of its choices.
         if recorded is not None:
             status, notice = 409, _("You have already answered this question.")
         else:
-            form = AnswerForm(request.POST, choices=choices)
-            if form.is_valid():
-                try:
-                    answer_record(
-                        attempt=attempt, question=question, choice=form.cleaned_data["choice"]
-                    )
-                except AlreadyAnswered:  # In another tab, since this page read the answers.
-                    status, notice = 409, _("You have already answered this question.")
-                    recorded = _steps(attempt)[number - 1][1]
-                else:
-                    return redirect(attempt.question_url(number) + "#feedback")
-            else:
-                status = 400
+            form, status = posted, 400
 
     context = {
         "attempt": attempt,

@@ -75,6 +75,14 @@ def test_answering_ahead_of_the_open_question_is_refused(client, quiz):
     assert Answer.objects.count() == 0
 
 
+def test_a_bad_choice_ahead_of_the_open_question_says_which_question_is_open(client, quiz):
+    attempt = start(client, quiz)
+    response = client.post(question_url(attempt, 3), {"choice": "nope"})
+    assert response.status_code == 409
+    assert "Question 1 is still waiting for your answer" in response.content.decode()
+    assert Answer.objects.count() == 0
+
+
 @pytest.mark.parametrize("number", [0, 9, 1000])
 def test_question_number_out_of_range_is_404(client, quiz, number):
     attempt = start(client, quiz)

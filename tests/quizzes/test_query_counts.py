@@ -13,8 +13,8 @@ from tests.conftest import answer, choice_of, make_quiz, question_url, results_u
 COLD = 3
 QUESTION_PAGE = 2  # Answered or not: the picks come with the answers.
 # In a test, the transaction of answer_record is a savepoint: two queries more.
-ANSWER_POST = 8
-LAST_ANSWER_POST = 9  # The last answer also scores the attempt.
+ANSWER_POST = 7
+LAST_ANSWER_POST = 8  # The last answer also scores the attempt.
 RESULTS_PAGE = 3
 LANDING_PAGE = 3
 HOME_PAGE = 3

@@ -4,6 +4,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from quizzes.models import Answer, Attempt
+from quizzes.services import NotOpenYet, answer_record, attempt_start
 from tests.conftest import (
     answer,
     choice_of,
@@ -155,3 +156,12 @@ def test_anonymous_attempt_belongs_to_the_browser_without_a_session(client, quiz
     assert Attempt.objects.count() == 1
     assert client.get(question_url(attempt, 1, lang)).status_code == 200
     assert Client().get(question_url(attempt, 1, lang)).status_code == 404
+
+
+def test_answer_record_refuses_a_question_ahead_of_the_open_one(quiz):
+    attempt = attempt_start(quiz=quiz, user=None, learner_key="k" * 32)
+    third = quiz.questions.get(position=3)
+    with pytest.raises(NotOpenYet) as refusal:
+        answer_record(attempt=attempt, question=third, choice=third.choices.first())
+    assert refusal.value.first_open == 1
+    assert not Answer.objects.filter(attempt=attempt).exists()
