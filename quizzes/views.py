@@ -13,7 +13,8 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import LoginView, RedirectURLMixin
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Prefetch
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import Count, Prefetch
 from django.http import (
     Http404,
     HttpRequest,
@@ -86,20 +87,6 @@ def _learner_attempts(request: HttpRequest):
     return Attempt.objects.filter(user=None, learner_key=key)
 
 
-def _get_attempt_for(request: HttpRequest, public_id: UUID) -> Attempt:
-    """The learner's attempt, its quiz (with the questions) from the content kept in memory."""
-    try:
-        attempt = (
-            _learner_attempts(request)
-            .annotate(quiz_updated_at=F("quiz__updated_at"))
-            .get(public_id=public_id)
-        )
-    except Attempt.DoesNotExist:
-        raise Http404(_("There is no such attempt, or it is not yours.")) from None
-    attempt.quiz = quiz_content(attempt.quiz_id, attempt.quiz_updated_at).quiz
-    return attempt
-
-
 def _get_published_quiz(request: HttpRequest, slug: str, queryset=Quiz.objects) -> Quiz:
     """The quiz if learners may see it; editors also preview unpublished ones."""
     if not request.user.has_perm("quizzes.change_quiz"):
@@ -156,18 +143,45 @@ class Recorded:
 Steps = list[tuple[Question, Recorded | None]]
 
 
+_ATTEMPT_FIELDS = [field.attname for field in Attempt._meta.concrete_fields]
+_ANSWER_FIELDS = ["question_id", "is_correct", "picks__choice"]
+_ANSWER_FIELDS_OF_ATTEMPT = [f"answers__{field}" for field in _ANSWER_FIELDS]
+
+
 def _steps(attempt: Attempt) -> Steps:
     """Every question of the attempt's quiz in order, with its recorded answer (one query)."""
+    return _steps_of(attempt, attempt.answers.order_by().values_list(*_ANSWER_FIELDS))
+
+
+def _steps_of(attempt: Attempt, answers: Iterable[tuple[int | None, bool, int]]) -> Steps:
     graded: dict[int, bool] = {}
     picked: dict[int, set[int]] = {}
-    rows = attempt.answers.order_by().values_list("question_id", "is_correct", "picks__choice")
-    for question_id, is_correct, choice_id in rows:
+    for question_id, is_correct, choice_id in answers:
+        if question_id is None:  # No answer yet: the attempt's query joins them outer.
+            continue
         graded[question_id] = is_correct
         picked.setdefault(question_id, set()).add(choice_id)
     return [
         (q, Recorded(graded[q.pk], frozenset(picked[q.pk])) if q.pk in graded else None)
         for q in quiz_questions(attempt.quiz)
     ]
+
+
+def _get_attempt_for(request: HttpRequest, public_id: UUID) -> tuple[Attempt, Steps]:
+    """The learner's attempt with its answers, read in one query; its quiz and questions come
+    from the content kept in memory (quizzes/content.py)."""
+    rows = list(
+        _learner_attempts(request)
+        .filter(public_id=public_id)
+        .order_by()
+        .values_list(*_ATTEMPT_FIELDS, "quiz__updated_at", *_ANSWER_FIELDS_OF_ATTEMPT)
+    )
+    if not rows:
+        raise Http404(_("There is no such attempt, or it is not yours."))
+    fields = len(_ATTEMPT_FIELDS)
+    attempt = Attempt.from_db(DEFAULT_DB_ALIAS, _ATTEMPT_FIELDS, rows[0][:fields])
+    attempt.quiz = quiz_content(attempt.quiz_id, rows[0][fields]).quiz
+    return attempt, _steps_of(attempt, [row[fields + 1 :] for row in rows])
 
 
 def _first_open(steps: Steps) -> int | None:
@@ -188,7 +202,7 @@ def _out_of_order(request: HttpRequest, attempt: Attempt, first_open: int) -> Ht
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse:
-    attempt = _get_attempt_for(request, public_id)
+    attempt, steps = _get_attempt_for(request, public_id)
     questions = quiz_questions(attempt.quiz)
     if not 1 <= number <= len(questions):
         raise Http404(_("This quiz has no question %(number)s.") % {"number": number})
@@ -205,12 +219,11 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
                 )
             except NotOpenYet as refusal:
                 return _out_of_order(request, attempt, refusal.first_open)
-            except AlreadyAnswered:
-                pass  # Shown below, with the answer that stands.
+            except AlreadyAnswered:  # In another tab, since this request read the answers.
+                steps = _steps(attempt)
             else:
                 return redirect(attempt.question_url(number) + "#feedback")
 
-    steps = _steps(attempt)
     first_open = _first_open(steps)
     if first_open is not None and number > first_open:
         if request.method == "POST":
@@ -246,8 +259,7 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
 
 @require_safe
 def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    attempt = _get_attempt_for(request, public_id)
-    steps = _steps(attempt)
+    attempt, steps = _get_attempt_for(request, public_id)
     if not attempt.is_finished:
         return redirect(attempt.question_url(_first_open(steps) or 1))
     review = []

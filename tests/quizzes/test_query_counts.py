@@ -11,11 +11,11 @@ import pytest
 from tests.conftest import answer, choice_of, make_quiz, question_url, results_url, start
 
 COLD = 3
-QUESTION_PAGE = 2  # Answered or not: the picks come with the answers.
+QUESTION_PAGE = 1  # The attempt with its answers and picks; answered or not.
 # In a test, the transaction of answer_record is a savepoint: two queries more.
 ANSWER_POST = 7
 LAST_ANSWER_POST = 8  # The last answer also scores the attempt.
-RESULTS_PAGE = 3
+RESULTS_PAGE = 2
 LANDING_PAGE = 3
 HOME_PAGE = 3
 START_POST = 3  # One tells whether it is the learner's first attempt.
