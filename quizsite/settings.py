@@ -158,6 +158,16 @@ DATABASES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Each process keeps rendered fragments of quiz content in memory (templates/quizzes/
+# _answer_review.html, _choice_inputs.html): their keys carry the quiz's updated_at, so an
+# edit is seen at once and nothing needs sharing between processes or hosts.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    }
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

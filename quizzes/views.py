@@ -139,6 +139,11 @@ class Recorded:
     is_correct: bool
     picked: frozenset[int]
 
+    @property
+    def key(self) -> str:
+        """For the caches of the pages that show it (templates/quizzes/_answer_review.html)."""
+        return ",".join(map(str, sorted(self.picked)))
+
 
 Steps = list[tuple[Question, Recorded | None]]
 
@@ -195,6 +200,11 @@ def _ordered_choices(attempt: Attempt, question: Question) -> list[Choice]:
     return choices
 
 
+def _choice_order(attempt: Attempt) -> str:
+    """What the order of the choices on a page depends on, for the pages' fragment caches."""
+    return str(attempt.public_id) if attempt.quiz.shuffle_choices else ""
+
+
 def _out_of_order(request: HttpRequest, attempt: Attempt, first_open: int) -> HttpResponse:
     context = {"attempt": attempt, "first_open": first_open}
     return render(request, "quizzes/out_of_order.html", context, status=409)
@@ -247,6 +257,8 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
         "answered_count": sum(1 for _question, answer in steps if answer is not None),
         "answered": recorded is not None,
         "picked": [choice for choice in choices if recorded and choice.pk in recorded.picked],
+        "picked_key": recorded.key if recorded else "",
+        "choice_order": _choice_order(attempt),
         "is_correct": recorded is not None and recorded.is_correct,
         "correct_choices": [choice for choice in choices if choice.is_correct],
         "next_url": attempt.question_url(number + 1)
@@ -270,6 +282,7 @@ def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
                 "question": question,
                 "choices": choices,
                 "picked": [c for c in choices if recorded and c.pk in recorded.picked],
+                "picked_key": recorded.key if recorded else "",
                 "correct_choices": [choice for choice in choices if choice.is_correct],
                 "is_correct": recorded is not None and recorded.is_correct,
             }
@@ -278,7 +291,13 @@ def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
     return render(
         request,
         "quizzes/results.html",
-        {"attempt": attempt, "quiz": attempt.quiz, "review": review, "guides": guides},
+        {
+            "attempt": attempt,
+            "quiz": attempt.quiz,
+            "review": review,
+            "guides": guides,
+            "choice_order": _choice_order(attempt),
+        },
     )
 
 

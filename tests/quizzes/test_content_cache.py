@@ -1,7 +1,7 @@
 """Learner pages cache a quiz's questions and choices, and show an edit on the next request."""
 
 from quizzes.models import Choice
-from tests.conftest import choice_of, question_url, start
+from tests.conftest import answer, choice_of, make_quiz, question_url, results_url, start
 
 
 def test_edited_question_shows_on_the_next_page(client, quiz):
@@ -40,3 +40,18 @@ def test_deleted_choice_leaves_the_page(client, quiz):
     assert wrong.text_en in client.get(question_url(attempt, 1)).content.decode()
     wrong.delete()
     assert wrong.text_en not in client.get(question_url(attempt, 1)).content.decode()
+
+
+def test_edited_explanation_shows_on_the_feedback_and_results(client, guide):
+    quiz = make_quiz(questions=1, guide=guide)
+    attempt = start(client, quiz)
+    answer(client, attempt, 1, choice_of(quiz, 1, correct=True))
+    assert "Explanation 1 in English." in client.get(question_url(attempt, 1)).content.decode()
+    assert "Explanation 1 in English." in client.get(results_url(attempt)).content.decode()
+    question = quiz.questions.get()
+    question.explanation_en = "All-reduce averages every replica's gradients."
+    question.save()
+    for url in (question_url(attempt, 1), results_url(attempt)):
+        page = client.get(url).content.decode()
+        assert "All-reduce averages every replica&#x27;s gradients." in page
+        assert "Explanation 1 in English." not in page
