@@ -14,7 +14,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import LoginView, RedirectURLMixin
 from django.core.paginator import Paginator
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, QuerySet
 from django.http import (
     Http404,
     HttpRequest,
@@ -78,13 +78,13 @@ def _keep_learner_key(response: HttpResponse, key: str) -> None:
     )
 
 
-def _learner_attempts(request: HttpRequest):
+def _learner_attempts(request: HttpRequest) -> QuerySet[Attempt] | None:
+    """The learner's attempts; None for a visitor who has started none (no key, no account)."""
     if request.user.is_authenticated:
         return Attempt.objects.filter(user=request.user)
-    key = _learner_key(request)
-    if not key:
-        return Attempt.objects.none()
-    return Attempt.objects.filter(user=None, learner_key=key)
+    if key := _learner_key(request):
+        return Attempt.objects.filter(user=None, learner_key=key)
+    return None
 
 
 def _get_published_quiz(request: HttpRequest, slug: str, queryset=Quiz.objects) -> Quiz:
@@ -106,10 +106,10 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
             Prefetch("guide_paths", queryset=GuidePath.objects.published())
         ),
     )
-    unfinished = (
-        _learner_attempts(request).filter(quiz=quiz, completed_at=None).order_by("-started_at")
-    )
-    resume = unfinished.annotate(answered=Count("answers")).first()
+    resume = None
+    if (attempts := _learner_attempts(request)) is not None:
+        unfinished = attempts.filter(quiz=quiz, completed_at=None).order_by("-started_at")
+        resume = unfinished.annotate(answered=Count("answers")).first()
     return render(
         request,
         "quizzes/quiz_detail.html",
@@ -175,9 +175,11 @@ def _steps_of(attempt: Attempt, answers: Iterable[tuple[int | None, bool, int]])
 def _get_attempt_for(request: HttpRequest, public_id: UUID) -> tuple[Attempt, Steps]:
     """The learner's attempt with its answers, read in one query; its quiz and questions come
     from the content kept in memory (quizzes/content.py)."""
+    attempts = _learner_attempts(request)
+    if attempts is None:
+        raise Http404(_("There is no such attempt, or it is not yours."))
     rows = list(
-        _learner_attempts(request)
-        .filter(public_id=public_id)
+        attempts.filter(public_id=public_id)
         .order_by()
         .values_list(*_ATTEMPT_FIELDS, "quiz__updated_at", *_ANSWER_FIELDS_OF_ATTEMPT)
     )
