@@ -112,16 +112,19 @@ TEMPLATES = [
 WSGI_APPLICATION = "quizsite.wsgi.application"
 
 
-def database_from_url(url: str) -> dict:
-    """PostgreSQL through Django's psycopg pool (or persistent connections); SQLite for a laptop."""
+def database_from_url(url: str, *, name: str = "DATABASE_URL") -> dict:
+    """PostgreSQL through Django's psycopg pool (or persistent connections); SQLite for a laptop.
+
+    `name` is the variable the URL came from, for the error message.
+    """
     if "://" not in url:
         raise ImproperlyConfigured(
-            "DATABASE_URL can't be parsed: it must look like postgres://user:password@host:port/name"
+            f"{name} can't be parsed: it must look like postgres://user:password@host:port/name"
         )
     try:
         database = dj_database_url.parse(url)
     except ValueError as error:
-        raise ImproperlyConfigured(f"DATABASE_URL can't be parsed: {error}") from None
+        raise ImproperlyConfigured(f"{name} can't be parsed: {error}") from None
     if database["ENGINE"] == "django.db.backends.postgresql":
         database.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
         if env_bool("DATABASE_POOL", True):
@@ -155,6 +158,14 @@ DATABASES = {
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}"
     )
 }
+
+# A read replica of it for the instructors' reports, which aggregate over every answer; the
+# router sends only the report views' reads there (quizsite/routers.py). Under test it is the
+# default database itself (MIRROR), as replication would make it.
+if reports_url := os.environ.get("REPORTS_DATABASE_URL"):
+    DATABASES["reports"] = database_from_url(reports_url, name="REPORTS_DATABASE_URL")
+    DATABASES["reports"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["quizsite.routers.ReportsRouter"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

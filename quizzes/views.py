@@ -30,6 +30,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.generic import FormView
 
 from guides.models import GuidePath
+from quizsite.routers import reading_reports, reading_reports_stream
 
 from . import reports
 from .content import quiz_content, quiz_questions
@@ -353,6 +354,7 @@ def _bad_filters(form: ReportFilterForm) -> HttpResponseBadRequest:
 
 @login_required
 @permission_required("quizzes.view_report", raise_exception=True)
+@reading_reports()
 def reports_index(request: HttpRequest) -> HttpResponse:
     return render(request, "quizzes/reports/index.html", {"quizzes": reports.quizzes_overview()})
 
@@ -425,6 +427,7 @@ class _CountedPaginator(Paginator):
 
 @login_required
 @permission_required("quizzes.view_report", raise_exception=True)
+@reading_reports()
 def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
     quiz = _get_report_quiz(slug)
     form = _report_form(request)
@@ -490,7 +493,10 @@ def _csv_response(rows: Iterable[list], filename: str) -> StreamingHttpResponse:
         for row in rows:
             yield writer.writerow([_csv_cell(value) for value in row])
 
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    # Read after the view has returned: the rows' queries too must go to the reports' database.
+    response = StreamingHttpResponse(
+        reading_reports_stream(lines()), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -503,6 +509,7 @@ def _learner_name(username: str | None, first_name: str | None, last_name: str |
 
 @login_required
 @permission_required("quizzes.view_report", raise_exception=True)
+@reading_reports()
 def report_attempts_csv(request: HttpRequest, slug: str) -> HttpResponse:
     quiz = _get_report_quiz(slug)
     form = _report_form(request)
@@ -546,6 +553,7 @@ def report_attempts_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @permission_required("quizzes.view_report", raise_exception=True)
+@reading_reports()
 def report_questions_csv(request: HttpRequest, slug: str) -> HttpResponse:
     quiz = _get_report_quiz(slug)
     form = _report_form(request)

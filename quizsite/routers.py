@@ -1,0 +1,69 @@
+"""The instructors' reports read from a replica when REPORTS_DATABASE_URL is set (settings.py).
+
+Only the report views read there, marked by `reading_reports()`; everything else, learner
+pages, the admin, sessions and every write, stays on the primary (`default`), which reads
+its own writes at once.
+"""
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TypeVar
+
+REPORTS = "reports"
+
+T = TypeVar("T")
+
+_reading_reports: ContextVar[bool] = ContextVar("reading_reports", default=False)
+
+
+@contextmanager
+def reading_reports() -> Iterator[None]:
+    """Reads inside go to the `reports` alias (when the router is installed).
+
+    Usable as a decorator, `@reading_reports()`: put it below `@login_required` and
+    `@permission_required`, so that the session and the user are read from the primary,
+    where a sign-in has just written them.
+    """
+    token = _reading_reports.set(True)
+    try:
+        yield
+    finally:
+        _reading_reports.reset(token)
+
+
+def reading_reports_stream(items: Iterable[T]) -> Iterator[T]:
+    """The items of a streamed response, each produced while reading the reports.
+
+    A streaming response is iterated after its view has returned, outside the view's
+    `reading_reports()`; the context is set around each step only, never between them,
+    so nothing else the server does between two chunks reads from the replica.
+    """
+    iterator = iter(items)
+    while True:
+        with reading_reports():
+            try:
+                item = next(iterator)
+            except StopIteration:
+                return
+        yield item
+
+
+class ReportsRouter:
+    def db_for_read(self, model, **hints) -> str | None:
+        return REPORTS if _reading_reports.get() else None
+
+    def db_for_write(self, model, **hints) -> str | None:
+        return None
+
+    def allow_relation(self, obj1, obj2, **hints) -> bool | None:
+        # The replica holds the primary's rows: an object read from one may point at the other.
+        if {obj1._state.db, obj2._state.db} <= {"default", REPORTS}:
+            return True
+        return None
+
+    def allow_migrate(self, db, app_label, model_name=None, **hints) -> bool | None:
+        # A replica follows the primary's schema; migrations run on the primary only.
+        if db == REPORTS:
+            return False
+        return None
