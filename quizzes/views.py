@@ -221,8 +221,7 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
         raise Http404(_("This quiz has no question %(number)s.") % {"number": number})
     question = questions[number - 1]
     choices = _ordered_choices(attempt, question)
-    form = AnswerForm(choices=choices)
-    status, notice = 200, None
+    form, status, notice = None, 200, None
     if request.method == "POST":
         posted = AnswerForm(request.POST, choices=choices)
         if posted.is_valid():  # The service tells whether it is this question's turn.
@@ -248,6 +247,8 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
             status, notice = 409, _("You have already answered this question.")
         else:
             form, status = posted, 400
+    if recorded is None and form is None:
+        form = AnswerForm(choices=choices)  # Only a question still open shows the form.
 
     context = {
         "attempt": attempt,
