@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 from django.utils.translation import gettext_lazy as _
 
 
@@ -8,11 +8,16 @@ class QuizzesConfig(AppConfig):
     verbose_name = _("Quizzes")
 
     def ready(self) -> None:
-        # Not business logic: these only keep the content cache of quizzes/content.py fresh,
-        # whatever saves a question or a choice (the admin, an import, a shell).
+        # Not business logic: these only keep the content kept by quizzes/content.py fresh,
+        # whatever saves a question, a choice or a guide path (the admin, an import, a shell).
+        from guides.models import GuidePath
+
         from . import content
-        from .models import Choice, Question
+        from .models import Choice, Question, Quiz
 
         for signal in (post_save, post_delete):
             signal.connect(content.question_changed, sender=Question)
             signal.connect(content.choice_changed, sender=Choice)
+        post_save.connect(content.guide_path_changed, sender=GuidePath)
+        pre_delete.connect(content.guide_path_changed, sender=GuidePath)
+        m2m_changed.connect(content.guide_paths_relinked, sender=Quiz.guide_paths.through)

@@ -33,7 +33,7 @@ from guides.models import GuidePath
 from quizsite.routers import reading_reports, reading_reports_stream
 
 from . import reports
-from .content import quiz_content, quiz_questions
+from .content import QuizContent, quiz_content, quiz_questions
 from .forms import AnswerForm, ReportFilterForm
 from .models import Attempt, Choice, Question, Quiz
 from .services import (
@@ -88,25 +88,23 @@ def _learner_attempts(request: HttpRequest) -> QuerySet[Attempt] | None:
     return None
 
 
-def _get_published_quiz(request: HttpRequest, slug: str, queryset=Quiz.objects) -> Quiz:
-    """The quiz if learners may see it; editors also preview unpublished ones."""
+def _get_published_quiz(request: HttpRequest, slug: str) -> QuizContent:
+    """The quiz if learners may see it (editors also preview unpublished ones), with its
+    questions and guide paths from the content kept in memory."""
+    quizzes = Quiz.objects.all()
     if not request.user.has_perm("quizzes.change_quiz"):
-        queryset = queryset.published()
+        quizzes = quizzes.published()
     try:
-        return queryset.get(slug=slug)
+        pk, updated_at = quizzes.values_list("pk", "updated_at").get(slug=slug)
     except Quiz.DoesNotExist:
         raise Http404(_("There is no quiz at this address.")) from None
+    return quiz_content(pk, updated_at)
 
 
 @require_safe
 def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    quiz = _get_published_quiz(
-        request,
-        slug,
-        Quiz.objects.prefetch_related(
-            Prefetch("guide_paths", queryset=GuidePath.objects.published())
-        ),
-    )
+    content = _get_published_quiz(request, slug)
+    quiz = content.quiz
     resume = None
     if (attempts := _learner_attempts(request)) is not None:
         unfinished = attempts.filter(quiz=quiz, completed_at=None).order_by("-started_at")
@@ -114,14 +112,20 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "quizzes/quiz_detail.html",
-        {"quiz": quiz, "questions": quiz_questions(quiz), "resume": resume},
+        {
+            "quiz": quiz,
+            "questions": content.questions,
+            "guides": content.guide_paths,
+            "resume": resume,
+        },
     )
 
 
 @require_POST
 def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
-    quiz = _get_published_quiz(request, slug)
-    if not quiz_questions(quiz):
+    content = _get_published_quiz(request, slug)
+    quiz = content.quiz
+    if not content.questions:
         raise Http404(_("This quiz has no questions yet."))
     if request.user.is_authenticated:
         attempt = attempt_start(quiz=quiz, user=request.user)
@@ -291,7 +295,7 @@ def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
                 "is_correct": recorded is not None and recorded.is_correct,
             }
         )
-    guides = attempt.quiz.guide_paths.published()
+    guides = quiz_content(attempt.quiz_id, attempt.quiz.updated_at).guide_paths
     return render(
         request,
         "quizzes/results.html",

@@ -1,7 +1,15 @@
 """Learner pages cache a quiz's questions and choices, and show an edit on the next request."""
 
 from quizzes.models import Choice
-from tests.conftest import answer, choice_of, make_quiz, question_url, results_url, start
+from tests.conftest import (
+    answer,
+    choice_of,
+    make_guide,
+    make_quiz,
+    question_url,
+    results_url,
+    start,
+)
 
 
 def test_edited_question_shows_on_the_next_page(client, quiz):
@@ -55,3 +63,21 @@ def test_edited_explanation_shows_on_the_feedback_and_results(client, guide):
         page = client.get(url).content.decode()
         assert "All-reduce averages every replica&#x27;s gradients." in page
         assert "Explanation 1 in English." not in page
+
+
+def test_guide_path_changes_show_on_the_landing_page(client, quiz, guide):
+    url = f"/en/quizzes/{quiz.slug}/"
+    assert "Data parallelism</a>" in client.get(url).content.decode()
+    guide.title_en = "Data parallelism, in depth"
+    guide.save()
+    assert "Data parallelism, in depth</a>" in client.get(url).content.decode()
+    other = make_guide(slug="gradient-accumulation", title_en="Gradient accumulation")
+    other.quizzes.add(quiz)  # From the guide path's side of the relation.
+    assert "Gradient accumulation</a>" in client.get(url).content.decode()
+    quiz.guide_paths.remove(guide)
+    assert "Data parallelism, in depth</a>" not in client.get(url).content.decode()
+    other.quizzes.clear()
+    assert "Gradient accumulation</a>" not in client.get(url).content.decode()
+    quiz.guide_paths.add(guide)
+    guide.delete()
+    assert "Data parallelism, in depth</a>" not in client.get(url).content.decode()

@@ -1,22 +1,22 @@
 """A fixed, small number of queries per page, whatever the number of questions.
 
 Session and user lookups included; anonymous learners have no session (quizzes/views.py).
-Learner pages read a quiz, its questions and choices from the content each process keeps
-(quizzes/content.py): three more queries the first time a process shows a quiz after an
-edit (COLD), none after that.
+Learner pages read a quiz, its questions, choices and guide paths from the content each
+process keeps (quizzes/content.py): four more queries the first time a process shows a
+quiz after an edit (COLD), none after that.
 """
 
 import pytest
 
 from tests.conftest import answer, choice_of, make_quiz, question_url, results_url, start
 
-COLD = 3
+COLD = 4
 QUESTION_PAGE = 1  # The attempt with its answers and picks; answered or not.
 # In a test, the transaction of answer_record is a savepoint: two queries more.
 ANSWER_POST = 7
 LAST_ANSWER_POST = 8  # The last answer also scores the attempt.
-RESULTS_PAGE = 2
-LANDING_PAGE = 3
+RESULTS_PAGE = 1
+LANDING_PAGE = 2
 HOME_PAGE = 3
 START_POST = 3  # One tells whether it is the learner's first attempt.
 
