@@ -81,7 +81,7 @@ def attempts_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
     """The quiz's attempts that the filter keeps, started or completed.
 
     A first attempt is the learner's earliest at this quiz over all time (a
-    signed-in learner is their account, an anonymous one their session; see
+    signed-in learner is their account, an anonymous one their browser's key; see
     Attempt.is_first), so narrowing the dates never turns a retry into a first attempt.
     """
     return Attempt.objects.filter(_kept(quiz, report_filter)).order_by()
