@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
 
+from django.db import DEFAULT_DB_ALIAS
+
 REPORTS = "reports"
 
 T = TypeVar("T")
@@ -58,7 +60,7 @@ class ReportsRouter:
 
     def allow_relation(self, obj1, obj2, **hints) -> bool | None:
         # The replica holds the primary's rows: an object read from one may point at the other.
-        if {obj1._state.db, obj2._state.db} <= {"default", REPORTS}:
+        if {obj1._state.db, obj2._state.db} <= {DEFAULT_DB_ALIAS, REPORTS}:
             return True
         return None
 

@@ -12,7 +12,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path
-from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, ngettext
@@ -311,7 +310,7 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
                     % {"quiz": quiz, "problems": " ".join(problems)},
                 )
                 continue
-            Quiz.objects.filter(pk=quiz.pk).update(is_published=True, updated_at=timezone.now())
+            Quiz.objects.filter(pk=quiz.pk).set_published(True)
             published += 1
         if published:
             messages.success(
@@ -322,9 +321,7 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
 
     @admin.action(description=_("Unpublish selected quizzes"), permissions=["change"])
     def unpublish(self, request, queryset):
-        count = queryset.filter(is_published=True).update(
-            is_published=False, updated_at=timezone.now()
-        )
+        count = queryset.filter(is_published=True).set_published(False)
         messages.success(
             request,
             ngettext("%(count)s quiz unpublished.", "%(count)s quizzes unpublished.", count)
@@ -402,7 +399,7 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
         quiz = get_object_or_404(Quiz, pk=object_id)
         if not self.has_change_permission(request, quiz):
             raise PermissionDenied
-        Quiz.objects.filter(pk=quiz.pk).update(is_published=False, updated_at=timezone.now())
+        Quiz.objects.filter(pk=quiz.pk).set_published(False)
         messages.success(
             request,
             gettext("“%(quiz)s” is unpublished: learners no longer see it.") % {"quiz": quiz},

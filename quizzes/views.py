@@ -180,14 +180,13 @@ def _steps_of(attempt: Attempt, answers: Iterable[tuple[int | None, bool, int]])
 def _get_attempt_for(request: HttpRequest, public_id: UUID) -> tuple[Attempt, Steps]:
     """The learner's attempt with its answers, read in one query; its quiz and questions come
     from the content kept in memory (quizzes/content.py)."""
-    attempts = _learner_attempts(request)
-    if attempts is None:
-        raise Http404(_("There is no such attempt, or it is not yours."))
-    rows = list(
-        attempts.filter(public_id=public_id)
-        .order_by()
-        .values_list(*_ATTEMPT_FIELDS, "quiz__updated_at", *_ANSWER_FIELDS_OF_ATTEMPT)
-    )
+    rows = []
+    if (attempts := _learner_attempts(request)) is not None:
+        rows = list(
+            attempts.filter(public_id=public_id)
+            .order_by()
+            .values_list(*_ATTEMPT_FIELDS, "quiz__updated_at", *_ANSWER_FIELDS_OF_ATTEMPT)
+        )
     if not rows:
         raise Http404(_("There is no such attempt, or it is not yours."))
     fields = len(_ATTEMPT_FIELDS)
@@ -205,6 +204,16 @@ def _ordered_choices(attempt: Attempt, question: Question) -> list[Choice]:
     if attempt.quiz.shuffle_choices:
         choices.sort(key=attempt.choice_order_key)
     return choices
+
+
+def _review(choices: list[Choice], recorded: Recorded | None) -> dict:
+    """What templates/quizzes/_answer_review.html shows of an answer, besides the question."""
+    return {
+        "picked": [choice for choice in choices if recorded and choice.pk in recorded.picked],
+        "picked_key": recorded.key if recorded else "",
+        "correct_choices": [choice for choice in choices if choice.is_correct],
+        "is_correct": recorded is not None and recorded.is_correct,
+    }
 
 
 def _choice_order(attempt: Attempt) -> str:
@@ -264,11 +273,8 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
         "total": len(steps),
         "answered_count": sum(1 for _question, answer in steps if answer is not None),
         "answered": recorded is not None,
-        "picked": [choice for choice in choices if recorded and choice.pk in recorded.picked],
-        "picked_key": recorded.key if recorded else "",
+        **_review(choices, recorded),
         "choice_order": _choice_order(attempt),
-        "is_correct": recorded is not None and recorded.is_correct,
-        "correct_choices": [choice for choice in choices if choice.is_correct],
         "next_url": attempt.question_url(number + 1)
         if number < len(steps)
         else attempt.get_absolute_url(),
@@ -285,16 +291,7 @@ def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
     review = []
     for question, recorded in steps:
         choices = _ordered_choices(attempt, question)
-        review.append(
-            {
-                "question": question,
-                "choices": choices,
-                "picked": [c for c in choices if recorded and c.pk in recorded.picked],
-                "picked_key": recorded.key if recorded else "",
-                "correct_choices": [choice for choice in choices if choice.is_correct],
-                "is_correct": recorded is not None and recorded.is_correct,
-            }
-        )
+        review.append({"question": question, "choices": choices, **_review(choices, recorded)})
     guides = quiz_content(attempt.quiz_id, attempt.quiz.updated_at).guide_paths
     return render(
         request,
