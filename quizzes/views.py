@@ -30,6 +30,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.generic import FormView
 
 from guides.models import GuidePath
+from quizsite.queries import CompiledQuery, Placeholder
 from quizsite.routers import reading_reports, reading_reports_stream
 
 from . import reports
@@ -155,7 +156,19 @@ Steps = list[tuple[Question, Recorded | None]]
 
 _ATTEMPT_FIELDS = [field.attname for field in Attempt._meta.concrete_fields]
 _ANSWER_FIELDS = ["question_id", "is_correct", "picks__choice"]
-_ANSWER_FIELDS_OF_ATTEMPT = [f"answers__{field}" for field in _ANSWER_FIELDS]
+# The learner's attempt, its quiz's stamp and its answers with their picks (joined outer):
+# every page of an attempt runs it, compiled once (quizsite/queries.py).
+_attempt_rows = (
+    Attempt.objects.filter(public_id=Placeholder("public_id"))
+    .order_by()
+    .values_list(
+        *_ATTEMPT_FIELDS, "quiz__updated_at", *[f"answers__{field}" for field in _ANSWER_FIELDS]
+    )
+)
+_USER_ATTEMPT_ROWS = CompiledQuery(_attempt_rows.filter(user=Placeholder("user")))
+_LEARNER_ATTEMPT_ROWS = CompiledQuery(
+    _attempt_rows.filter(user=None, learner_key=Placeholder("learner_key"))
+)
 
 
 def _steps(attempt: Attempt) -> Steps:
@@ -181,12 +194,10 @@ def _get_attempt_for(request: HttpRequest, public_id: UUID) -> tuple[Attempt, St
     """The learner's attempt with its answers, read in one query; its quiz and questions come
     from the content kept in memory (quizzes/content.py)."""
     rows = []
-    if (attempts := _learner_attempts(request)) is not None:
-        rows = list(
-            attempts.filter(public_id=public_id)
-            .order_by()
-            .values_list(*_ATTEMPT_FIELDS, "quiz__updated_at", *_ANSWER_FIELDS_OF_ATTEMPT)
-        )
+    if request.user.is_authenticated:
+        rows = _USER_ATTEMPT_ROWS(user=request.user.pk, public_id=public_id)
+    elif key := _learner_key(request):
+        rows = _LEARNER_ATTEMPT_ROWS(learner_key=key, public_id=public_id)
     if not rows:
         raise Http404(_("There is no such attempt, or it is not yours."))
     fields = len(_ATTEMPT_FIELDS)
