@@ -14,6 +14,7 @@ from django.utils.translation import get_language, gettext
 from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
+from quizsite.queries import CompiledQuery, Placeholder
 
 from .content import quiz_questions
 from .models import (
@@ -64,6 +65,17 @@ def attempt_start(*, quiz: Quiz, user: AbstractBaseUser | None, learner_key: str
     )
 
 
+# Run by every answer, compiled once (quizsite/queries.py).
+_LOCK_ATTEMPT = CompiledQuery(
+    Attempt.objects.select_for_update().filter(pk=Placeholder("id")).values_list("pk")
+)
+_GRADED = CompiledQuery(
+    Answer.objects.filter(attempt=Placeholder("attempt"))
+    .order_by()
+    .values_list("question_id", "is_correct")
+)
+
+
 @transaction.atomic
 def answer_record(*, attempt: Attempt, question: Question, choice: Choice) -> Answer:
     """Record the learner's choice; completes and scores the attempt on its last answer.
@@ -76,8 +88,8 @@ def answer_record(*, attempt: Attempt, question: Question, choice: Choice) -> An
     # Lock the attempt: its answers are recorded one at a time, so the answers read next are
     # all it has, a second answer to the question is refused, and of two answers racing to be
     # the last one, one completes the attempt. (The unique constraint stays as a backstop.)
-    Attempt.objects.select_for_update().filter(pk=attempt.pk).values_list("pk").get()
-    graded = dict(attempt.answers.order_by().values_list("question_id", "is_correct"))
+    _LOCK_ATTEMPT(id=attempt.pk)
+    graded = dict(_GRADED(attempt=attempt.pk))
     if question.pk in graded:
         raise AlreadyAnswered(attempt.answers.get(question=question))
     questions = quiz_questions(attempt.quiz)
