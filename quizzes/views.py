@@ -271,15 +271,13 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
             status, notice = 409, _("You have already answered this question.")
         else:
             form, status = posted, 400
-    if recorded is None and form is None:
-        form = AnswerForm(choices=choices)  # Only a question still open shows the form.
 
     context = {
         "attempt": attempt,
         "quiz": attempt.quiz,
         "question": question,
         "choices": choices,
-        "form": form,
+        "form": form,  # A refused answer's, for its error; unbound inputs are a cached fragment.
         "number": number,
         "total": len(steps),
         "answered_count": sum(1 for _question, answer in steps if answer is not None),
