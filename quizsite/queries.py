@@ -6,6 +6,9 @@ A `CompiledQuery` is a queryset with a `Placeholder` where each value goes. It i
 the first time it runs on a connection; each call then sends the same SQL with its own
 values, prepared by the fields they are compared with, and the rows go through the
 compiler's converters, so they come back as the queryset itself would return them.
+
+Only for columns that are not translated: django-modeltranslation rewrites a translated
+field's name for the language active when the queryset is built.
 """
 
 from typing import Any
