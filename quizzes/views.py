@@ -240,10 +240,9 @@ def _out_of_order(request: HttpRequest, attempt: Attempt, first_open: int) -> Ht
 @require_http_methods(["GET", "HEAD", "POST"])
 def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse:
     attempt, steps = _get_attempt_for(request, public_id)
-    questions = quiz_questions(attempt.quiz)
-    if not 1 <= number <= len(questions):
+    if not 1 <= number <= len(steps):
         raise Http404(_("This quiz has no question %(number)s.") % {"number": number})
-    question = questions[number - 1]
+    question = steps[number - 1][0]
     choices = _ordered_choices(attempt, question)
     form, status, notice = None, 200, None
     if request.method == "POST":
