@@ -1,6 +1,6 @@
 """Closed-loop load benchmark: simulated learners take the demo quiz over real HTTP.
 
-Each learner is a thread with its own cookies (session, CSRF token), as a browser has: it
+Each learner is a thread with its own cookies (learner key, CSRF token), as a browser has: it
 opens the quiz page, starts an attempt, and for every question loads it, posts an answer
 (with the form's CSRF token) and loads the feedback, then the results, then starts again,
 sending each request as soon as the last one is answered, until the time is up. Before

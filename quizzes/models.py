@@ -271,7 +271,7 @@ class Attempt(models.Model):
     score = models.PositiveIntegerField(_("score"), null=True, blank=True)
     max_score = models.PositiveIntegerField(_("out of"), null=True, blank=True)
     # The learner's first attempt at this quiz (a signed-in learner is their account, an
-    # anonymous one their session), set when it starts so that reports filter on a column.
+    # anonymous one their browser's key), set when it starts so that reports filter on a column.
     is_first = models.BooleanField(_("first attempt"), default=False, editable=False)
 
     class Meta:
