@@ -11,6 +11,7 @@ Only for columns that are not translated: django-modeltranslation rewrites a tra
 field's name for the language active when the queryset is built.
 """
 
+from collections import namedtuple
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -36,10 +37,12 @@ class Placeholder(Expression):
 
 
 class CompiledQuery:
-    """A `values_list()` queryset run with new values: `query(public_id=...)` is its rows."""
+    """A `values_list()` queryset run with new values: `query(public_id=...)` is its rows,
+    named tuples whose fields are the queryset's (`row.quiz__updated_at`)."""
 
     def __init__(self, queryset: QuerySet):
         self.queryset = queryset
+        self.Row = namedtuple("Row", queryset.query.values_select)
         self._compiled: WeakKeyDictionary = WeakKeyDictionary()  # By connection.
 
     def __call__(self, **values: Any) -> list[tuple]:
@@ -57,4 +60,7 @@ class CompiledQuery:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
-        return list(compiler.results_iter(results=[rows], tuple_expected=True))
+        return [
+            self.Row._make(row)
+            for row in compiler.results_iter(results=[rows], tuple_expected=True)
+        ]

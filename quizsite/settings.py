@@ -179,6 +179,10 @@ CACHES = {
     }
 }
 
+# Each process also keeps the content of this many quizzes, read-only, under their stamps
+# (quizzes/content.py): the least recently used goes first.
+QUIZ_CONTENT_CACHE_SIZE = env_int("QUIZ_CONTENT_CACHE_SIZE", 200)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

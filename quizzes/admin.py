@@ -20,14 +20,8 @@ from django.views.decorators.http import require_POST
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
 from .models import Answer, Attempt, Choice, Question, Quiz, choice_problems, other_languages
-from .services import (
-    QuizFileError,
-    answers_regrade,
-    quiz_export,
-    quiz_file_dump,
-    quiz_file_read,
-    quiz_import,
-)
+from .quizfile import QuizFileError, quiz_export, quiz_file_dump, quiz_file_read, quiz_import
+from .services import answers_regrade
 
 
 def _count(model, field: str):
@@ -75,7 +69,7 @@ class PositionsFormSet(forms.BaseInlineFormSet):
                 model.objects.filter(pk__in=moved).update(position=F("position") + (top or 0) + 1)
         return super().save(commit)
 
-    def _kept_forms(self) -> list[forms.ModelForm]:
+    def _remaining_forms(self) -> list[forms.ModelForm]:
         return [
             form
             for form in self.forms
@@ -89,7 +83,7 @@ class QuestionInlineFormSet(PositionsFormSet):
         super().clean()
         if any(self.errors) or not self.instance.is_published:
             return
-        kept = self._kept_forms()
+        kept = self._remaining_forms()
         if not kept:
             raise ValidationError(gettext("A published quiz needs at least one question."))
         if any(form.instance.pk is None for form in kept):
@@ -109,7 +103,7 @@ class ChoiceInlineFormSet(PositionsFormSet):
             return
         kind = self.instance.kind
         problems = choice_problems(
-            kind, [form.cleaned_data.get("is_correct", False) for form in self._kept_forms()]
+            kind, [form.cleaned_data.get("is_correct", False) for form in self._remaining_forms()]
         )
         if problems:
             raise ValidationError(problems)
@@ -310,7 +304,7 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
                     % {"quiz": quiz, "problems": " ".join(problems)},
                 )
                 continue
-            Quiz.objects.filter(pk=quiz.pk).set_published(True)
+            Quiz.objects.filter(pk=quiz.pk).update(is_published=True)
             published += 1
         if published:
             messages.success(
@@ -321,7 +315,7 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
 
     @admin.action(description=_("Unpublish selected quizzes"), permissions=["change"])
     def unpublish(self, request, queryset):
-        count = queryset.filter(is_published=True).set_published(False)
+        count = queryset.filter(is_published=True).update(is_published=False)
         messages.success(
             request,
             ngettext("%(count)s quiz unpublished.", "%(count)s quizzes unpublished.", count)
@@ -399,7 +393,7 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
         quiz = get_object_or_404(Quiz, pk=object_id)
         if not self.has_change_permission(request, quiz):
             raise PermissionDenied
-        Quiz.objects.filter(pk=quiz.pk).set_published(False)
+        Quiz.objects.filter(pk=quiz.pk).update(is_published=False)
         messages.success(
             request,
             gettext("“%(quiz)s” is unpublished: learners no longer see it.") % {"quiz": quiz},

@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save, pre_delete
 from django.utils.translation import gettext_lazy as _
 
 
@@ -9,8 +9,10 @@ class QuizzesConfig(AppConfig):
 
     def ready(self) -> None:
         # Not business logic: these only keep the content kept by quizzes/content.py fresh,
-        # whatever saves a question, a choice or a guide path (the admin, an import, a shell).
+        # whatever writes a question, a choice or a guide path (the admin, an import, a shell,
+        # a data migration).
         from guides.models import GuidePath
+        from guides.signals import guide_paths_written
 
         from . import content
         from .models import Choice, Question, Quiz
@@ -20,4 +22,6 @@ class QuizzesConfig(AppConfig):
             signal.connect(content.choice_changed, sender=Choice)
         post_save.connect(content.guide_path_changed, sender=GuidePath)
         pre_delete.connect(content.guide_path_changed, sender=GuidePath)
+        guide_paths_written.connect(content.guide_paths_written, sender=GuidePath)
         m2m_changed.connect(content.guide_paths_relinked, sender=Quiz.guide_paths.through)
+        post_migrate.connect(content.content_migrated, sender=self)

@@ -1,69 +1,230 @@
-"""A quiz with its questions, choices and guide paths, kept in each web process between edits.
+"""A quiz with its questions, choices and guide paths, kept read-only in each web process.
 
 Every learner page shows the same quiz, questions and choices, which change only when an
-editor saves. They are kept per process under the quiz's `updated_at`, which the page reads
-anyway (with the attempt, or alone), and every save or delete of one of its questions,
-choices or guide paths, and every change of its guide paths, moves that stamp on (the
-receivers below, connected in `QuizzesConfig.ready`). A page so never shows content older
+editor writes them. They are kept per process under the quiz's stamp (`Quiz.updated_at`),
+which the page reads anyway (with the attempt, or alone), so a page never shows content older
 than the row it has just read, in any process, without the processes telling each other
-anything.
+anything. Every way our code writes content moves that stamp on:
 
-The objects are shared by the requests of a process, not copied as Django's cache framework
-would (unpickling a quiz cost more than the queries it saves): views and templates only
-read them.
+- a save or delete of a question, choice or guide path, and a change of a quiz's guide
+  paths: the receivers below, connected in `QuizzesConfig.ready`;
+- querysets' `update`, `bulk_create` and `bulk_update` of quizzes, questions, choices and
+  guide paths: their QuerySet classes (quizzes/models.py, and `guides.signals` for guides);
+- data migrations, which use historical models without our querysets: every `migrate` ends
+  by moving all the stamps (`content_migrated`).
+
+What requests share is read-only: frozen dataclasses and tuples, never model instances, so
+no request can change what another one sees. At most `QUIZ_CONTENT_CACHE_SIZE` quizzes are
+kept per process, the least recently used going first.
 """
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.utils import timezone
+from django.conf import settings
+from django.db import connections
+from django.db.models import Model
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import get_language
+from modeltranslation.utils import build_localized_fieldname, resolution_order
 
 from guides.models import GuidePath
 
-from .models import Choice, Question, Quiz
+from .models import Choice, Level, Question, Quiz, translated_fields
+
+
+@dataclass(frozen=True)
+class Text:
+    """A translated text, shown in the active language or the first fallback that has it."""
+
+    by_language: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, obj: Model, field: str) -> "Text":
+        return cls(
+            tuple(
+                (code, getattr(obj, build_localized_fieldname(field, code)) or "")
+                for code, _name in settings.LANGUAGES
+            )
+        )
+
+    def _shown(self) -> tuple[str, str]:
+        """(language, text) in the active language, or the fallback that has a text."""
+        texts = dict(self.by_language)
+        current = get_language() or settings.LANGUAGE_CODE
+        for code in resolution_order(current):
+            if texts.get(code):
+                return code, texts[code]
+        return current, ""
+
+    def __str__(self) -> str:
+        return self._shown()[1]
+
+    def __bool__(self) -> bool:
+        return bool(self._shown()[1])
+
+    @property
+    def lang_attr(self) -> str:
+        """` lang="en"` when the text is shown in a fallback language, else nothing."""
+        code, _text = self._shown()
+        return "" if code == get_language() else format_html(' lang="{}"', code)
+
+
+def _texts(obj: Model) -> dict[str, Text]:
+    return {field: Text.of(obj, field) for field in translated_fields(type(obj))}
+
+
+@dataclass(frozen=True)
+class ChoiceContent:
+    pk: int
+    question_id: int
+    position: int
+    is_correct: bool
+    text: Text
+    feedback: Text
+
+
+@dataclass(frozen=True)
+class QuestionContent:
+    pk: int
+    quiz_id: int
+    position: int
+    kind: str
+    prompt: Text
+    explanation: Text
+    guide_url: Text
+    choices: tuple[ChoiceContent, ...]  # In order.
+
+
+@dataclass(frozen=True)
+class GuidePathContent:
+    pk: int
+    slug: str
+    title: Text
+
+    def get_absolute_url(self) -> str:
+        return reverse("guide_detail", kwargs={"slug": self.slug})
 
 
 @dataclass(frozen=True)
 class QuizContent:
-    updated_at: datetime
-    quiz: Quiz
-    questions: list[Question]  # In order, each with its choices prefetched.
-    guide_paths: list[GuidePath]  # The published ones, in order.
+    pk: int
+    slug: str
+    updated_at: datetime  # The stamp this content was read under.
+    level: str
+    pass_mark: int
+    shuffle_choices: bool
+    is_published: bool
+    title: Text
+    description: Text
+    questions: tuple[QuestionContent, ...]  # In order.
+    guide_paths: tuple[GuidePathContent, ...]  # The published ones, in order.
+
+    def get_absolute_url(self) -> str:
+        return reverse("quiz_detail", kwargs={"slug": self.slug})
+
+    def get_level_display(self) -> str:
+        return Level(self.level).label
 
 
-_kept: dict[int, QuizContent] = {}  # By quiz id: only the newest stamp seen.
+def _read(quiz_id: int) -> QuizContent:
+    quiz = Quiz.objects.get(pk=quiz_id)
+    questions = Question.objects.filter(quiz=quiz).prefetch_related("choices")
+    return QuizContent(
+        pk=quiz.pk,
+        slug=quiz.slug,
+        updated_at=quiz.updated_at,
+        level=quiz.level,
+        pass_mark=quiz.pass_mark,
+        shuffle_choices=quiz.shuffle_choices,
+        is_published=quiz.is_published,
+        **_texts(quiz),
+        questions=tuple(
+            QuestionContent(
+                pk=question.pk,
+                quiz_id=question.quiz_id,
+                position=question.position,
+                kind=question.kind,
+                **_texts(question),
+                choices=tuple(
+                    ChoiceContent(
+                        pk=choice.pk,
+                        question_id=choice.question_id,
+                        position=choice.position,
+                        is_correct=choice.is_correct,
+                        **_texts(choice),
+                    )
+                    for choice in question.choices.all()
+                ),
+            )
+            for question in questions
+        ),
+        guide_paths=tuple(
+            GuidePathContent(pk=guide.pk, slug=guide.slug, title=Text.of(guide, "title"))
+            for guide in quiz.guide_paths.published()
+        ),
+    )
 
 
-def quiz_content(quiz_id: int, updated_at: datetime) -> QuizContent:
-    content = _kept.get(quiz_id)
-    if content is None or content.updated_at != updated_at:
-        quiz = Quiz.objects.get(pk=quiz_id)
-        questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
-        guide_paths = list(quiz.guide_paths.published())
-        content = QuizContent(quiz.updated_at, quiz, questions, guide_paths)
-        _kept[quiz_id] = content
-    return content
+class _ContentCache:
+    """The newest content seen of each quiz, for the most recently used quizzes."""
+
+    def __init__(self):
+        self._by_quiz: OrderedDict[int, QuizContent] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, quiz_id: int, updated_at: datetime) -> QuizContent:
+        with self._lock:
+            content = self._by_quiz.get(quiz_id)
+            if content is not None and content.updated_at == updated_at:
+                self._by_quiz.move_to_end(quiz_id)
+                return content
+        content = _read(quiz_id)  # Outside the lock: a query must not hold up other threads.
+        with self._lock:
+            self._by_quiz[quiz_id] = content
+            self._by_quiz.move_to_end(quiz_id)
+            while len(self._by_quiz) > settings.QUIZ_CONTENT_CACHE_SIZE:
+                self._by_quiz.popitem(last=False)
+        return content
+
+    def __len__(self) -> int:
+        return len(self._by_quiz)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._by_quiz.clear()
 
 
-def quiz_questions(quiz: Quiz) -> list[Question]:
-    return quiz_content(quiz.pk, quiz.updated_at).questions
+cache = _ContentCache()
 
 
-def _touch(quizzes) -> None:
-    quizzes.update(updated_at=timezone.now())
+def quiz_content(*, quiz_id: int, updated_at: datetime) -> QuizContent:
+    """The quiz's content as of the stamp `updated_at`, which the caller has just read."""
+    return cache.get(quiz_id, updated_at)
+
+
+# Receivers: every write of content moves the stamps of the quizzes it shows in.
 
 
 def question_changed(sender, instance: Question, **kwargs) -> None:
-    _touch(Quiz.objects.filter(pk=instance.quiz_id))
+    Quiz.objects.filter(pk=instance.quiz_id).touch()
 
 
 def choice_changed(sender, instance: Choice, **kwargs) -> None:
-    _touch(Quiz.objects.filter(questions=instance.question_id))
+    Quiz.objects.filter(questions=instance.question_id).touch()
 
 
 def guide_path_changed(sender, instance: GuidePath, **kwargs) -> None:
     """Saved, or about to be deleted (while its links to quizzes still exist)."""
-    _touch(Quiz.objects.filter(guide_paths=instance))
+    Quiz.objects.filter(guide_paths=instance).touch()
+
+
+def guide_paths_written(sender, pks: list[int], **kwargs) -> None:
+    """Guide paths written by a queryset (`guides.signals.guide_paths_written`)."""
+    Quiz.objects.filter(guide_paths__in=pks).touch()
 
 
 def guide_paths_relinked(sender, instance, action: str, reverse: bool, pk_set, **kwargs) -> None:
@@ -71,8 +232,14 @@ def guide_paths_relinked(sender, instance, action: str, reverse: bool, pk_set, *
     if action not in ("post_add", "post_remove", "pre_clear"):
         return
     if not reverse:  # quiz.guide_paths.add(...)
-        _touch(Quiz.objects.filter(pk=instance.pk))
+        Quiz.objects.filter(pk=instance.pk).touch()
     elif action == "pre_clear":  # guide_path.quizzes.clear()
-        _touch(Quiz.objects.filter(guide_paths=instance))
+        Quiz.objects.filter(guide_paths=instance).touch()
     else:  # guide_path.quizzes.add(quiz, ...)
-        _touch(Quiz.objects.filter(pk__in=pk_set))
+        Quiz.objects.filter(pk__in=pk_set).touch()
+
+
+def content_migrated(sender, using: str, **kwargs) -> None:
+    """After `migrate`: a data migration may have written content with historical models."""
+    if Quiz._meta.db_table in connections[using].introspection.table_names():
+        Quiz.objects.using(using).touch()

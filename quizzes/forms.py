@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Choice
+from .content import ChoiceContent
 from .reports import ReportFilter
 
 
@@ -16,12 +16,12 @@ class AnswerForm(forms.Form):
         },
     )
 
-    def __init__(self, *args, choices: list[Choice], **kwargs):
+    def __init__(self, *args, choices: list[ChoiceContent], **kwargs):
         super().__init__(*args, **kwargs)
         self._choices = {choice.pk: choice for choice in choices}
         self.fields["choice"].choices = [(choice.pk, choice.text) for choice in choices]
 
-    def clean_choice(self) -> Choice:
+    def clean_choice(self) -> ChoiceContent:
         return self._choices[self.cleaned_data["choice"]]
 
 

@@ -3,7 +3,7 @@ import uuid
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Case, IntegerField, OuterRef, Q, Subquery, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -76,13 +76,24 @@ def choice_problems(kind: str, correct: list[bool]) -> list[str]:
 
 
 class QuizQuerySet(models.QuerySet):
+    """Every write moves the quizzes' `updated_at` on, as a save does: the learner pages key
+    the content they keep on it (quizzes/content.py)."""
+
     def published(self):
         return self.filter(is_published=True)
 
-    def set_published(self, is_published: bool) -> int:
-        """Publish or unpublish in one UPDATE, moving `updated_at` on as a save would: the
-        learner pages key the content they keep on it (quizzes/content.py)."""
-        return self.update(is_published=is_published, updated_at=timezone.now())
+    def update(self, **kwargs) -> int:
+        return super().update(**{"updated_at": timezone.now(), **kwargs})
+
+    def bulk_update(self, objs, fields, batch_size=None) -> int:
+        now = timezone.now()
+        for quiz in objs:
+            quiz.updated_at = now
+        return super().bulk_update(objs, {*fields, "updated_at"}, batch_size=batch_size)
+
+    def touch(self) -> int:
+        """Move the stamp on: content of these quizzes was written."""
+        return self.update()
 
     def with_missing_translations(self):
         """Annotate `missing_<language>`: translated fields of the quiz, its questions and
@@ -188,6 +199,57 @@ class QuestionKind(models.TextChoices):
     TRUE_FALSE = "true_false", _("True or false")
 
 
+class _QuizContentQuerySet(models.QuerySet):
+    """Writes of questions or choices that send no signal move their quizzes' stamps too."""
+
+    quiz_lookup: str  # From a row to its quiz's id.
+
+    def _quiz_ids(self) -> set[int]:
+        return set(self.values_list(self.quiz_lookup, flat=True))
+
+    def _quiz_ids_of(self, objs) -> set[int]:
+        raise NotImplementedError
+
+    def _touch(self, quiz_ids: set[int]) -> None:
+        Quiz.objects.using(self.db).filter(pk__in=quiz_ids).touch()
+
+    def update(self, **kwargs) -> int:
+        with transaction.atomic(using=self.db):
+            before = self._quiz_ids()
+            updated = super().update(**kwargs)
+            self._touch(before | self._quiz_ids())
+        return updated
+
+    def bulk_create(self, objs, *args, **kwargs):
+        with transaction.atomic(using=self.db):
+            created = super().bulk_create(objs, *args, **kwargs)
+            self._touch(self._quiz_ids_of(created))
+        return created
+
+    def bulk_update(self, objs, *args, **kwargs) -> int:
+        objs = list(objs)
+        with transaction.atomic(using=self.db):
+            before = self.filter(pk__in=[obj.pk for obj in objs])._quiz_ids()
+            updated = super().bulk_update(objs, *args, **kwargs)
+            self._touch(before | self._quiz_ids_of(objs))
+        return updated
+
+
+class QuestionQuerySet(_QuizContentQuerySet):
+    quiz_lookup = "quiz_id"
+
+    def _quiz_ids_of(self, objs) -> set[int]:
+        return {question.quiz_id for question in objs}
+
+
+class ChoiceQuerySet(_QuizContentQuerySet):
+    quiz_lookup = "question__quiz_id"
+
+    def _quiz_ids_of(self, objs) -> set[int]:
+        questions = Question.objects.using(self.db).filter(pk__in={c.question_id for c in objs})
+        return set(questions.values_list("quiz_id", flat=True))
+
+
 class Question(models.Model):
     quiz = models.ForeignKey(
         Quiz, on_delete=models.CASCADE, related_name="questions", verbose_name=_("quiz")
@@ -203,6 +265,8 @@ class Question(models.Model):
     kind = models.CharField(
         _("kind"), max_length=20, choices=QuestionKind, default=QuestionKind.SINGLE
     )
+
+    objects = QuestionQuerySet.as_manager()
 
     class Meta:
         ordering = ["position", "pk"]
@@ -235,6 +299,8 @@ class Choice(models.Model):
         _("feedback"), blank=True, help_text=_("Shown to a learner who picked this choice.")
     )
 
+    objects = ChoiceQuerySet.as_manager()
+
     class Meta:
         ordering = ["position", "pk"]
         verbose_name = _("choice")
@@ -263,7 +329,7 @@ class Attempt(models.Model):
         verbose_name=_("learner"),
     )
     # Anonymous learners own their attempts through a random key in a signed cookie of their
-    # browser (quizzes/views.py), so that they need no session, and no query for one.
+    # browser (quizzes/views/learners.py), so that they need no session, and no query for one.
     learner_key = models.CharField(_("anonymous learner"), max_length=40, blank=True, db_index=True)
     language = models.CharField(_("language"), max_length=10)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)

@@ -61,7 +61,7 @@ def _percent(prefix: str = ""):
     )
 
 
-def _kept(quiz: Quiz, report_filter: ReportFilter, prefix: str = "") -> Q:
+def _in_report(quiz: Quiz, report_filter: ReportFilter, prefix: str = "") -> Q:
     """The filter on attempts, with a lookup prefix to apply it across a relation."""
     kept = Q(**{f"{prefix}quiz": quiz})
     if report_filter.date_from:
@@ -84,7 +84,7 @@ def attempts_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
     signed-in learner is their account, an anonymous one their browser's key; see
     Attempt.is_first), so narrowing the dates never turns a retry into a first attempt.
     """
-    return Attempt.objects.filter(_kept(quiz, report_filter)).order_by()
+    return Attempt.objects.filter(_in_report(quiz, report_filter)).order_by()
 
 
 def _completed_answers(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Answer]:
@@ -94,7 +94,7 @@ def _completed_answers(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Answ
     report's time at 100,000 attempts (bench/REPORTS.md).
     """
     return Answer.objects.filter(
-        _kept(quiz, report_filter, "attempt__"), attempt__completed_at__isnull=False
+        _in_report(quiz, report_filter, "attempt__"), attempt__completed_at__isnull=False
     )
 
 
@@ -435,7 +435,7 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
     return (
         get_user_model()
         .objects.filter(
-            _kept(quiz, report_filter, "attempts__"), attempts__completed_at__isnull=False
+            _in_report(quiz, report_filter, "attempts__"), attempts__completed_at__isnull=False
         )
         .only("username", "first_name", "last_name")
         .annotate(
@@ -508,26 +508,36 @@ def quizzes_overview() -> QuerySet[Quiz]:
 # CSV rows
 
 
-def attempt_rows(quiz: Quiz, report_filter: ReportFilter) -> Iterator[tuple]:
-    """(attempt id, learner, completed at, language, score, out of, question id, choice id,
-    right) for every answer of every completed attempt, in attempt order, read lazily
-    with iterator() so memory stays flat however many attempts there are.
+def answer_picks(quiz: Quiz, report_filter: ReportFilter) -> Iterator[tuple]:
+    """Every answer of every completed attempt, in attempt order, as named rows (attempt_id,
+    username, first_name, last_name, completed_at, language, score, max_score, question_id,
+    choice_id, is_correct), read lazily so memory stays flat however many attempts there are.
     """
     return (
         _completed_answers(quiz, report_filter)
         .order_by("attempt__completed_at", "attempt_id", "question_id")
+        .annotate(
+            username=F("attempt__user__username"),
+            first_name=F("attempt__user__first_name"),
+            last_name=F("attempt__user__last_name"),
+            completed_at=F("attempt__completed_at"),
+            language=F("attempt__language"),
+            score=F("attempt__score"),
+            max_score=F("attempt__max_score"),
+        )
         .values_list(
             "attempt_id",
-            "attempt__user__username",
-            "attempt__user__first_name",
-            "attempt__user__last_name",
-            "attempt__completed_at",
-            "attempt__language",
-            "attempt__score",
-            "attempt__max_score",
+            "username",
+            "first_name",
+            "last_name",
+            "completed_at",
+            "language",
+            "score",
+            "max_score",
             "question_id",
             "choice_id",
             "is_correct",
+            named=True,
         )
         .iterator(chunk_size=2000)
     )

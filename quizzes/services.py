@@ -1,43 +1,22 @@
-"""Writes that span models: attempts, answers, and importing content."""
+"""Writes that span models: attempts, answers and regrading."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import yaml
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import Count, Exists, IntegerField, OuterRef, ProtectedError, Q, Subquery
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.translation import get_language, gettext
-from modeltranslation.utils import build_localized_fieldname
+from django.utils.translation import get_language
 
-from guides.models import GuidePath
 from quizsite.queries import CompiledQuery, Placeholder
 
-from .content import quiz_questions
-from .models import (
-    Answer,
-    AnswerChoice,
-    Attempt,
-    Choice,
-    Level,
-    Question,
-    QuestionKind,
-    Quiz,
-    choice_problems,
-    content_place,
-    translated_fields,
-)
+from .content import ChoiceContent, QuestionContent, QuizContent
+from .models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
 
 
 class AlreadyAnswered(Exception):
     """The question already has an answer in this attempt; nothing was recorded."""
-
-    def __init__(self, answer: Answer):
-        super().__init__(answer)
-        self.answer = answer
 
 
 class NotOpenYet(Exception):
@@ -48,7 +27,9 @@ class NotOpenYet(Exception):
         self.first_open = first_open  # The number of the question to answer first.
 
 
-def attempt_start(*, quiz: Quiz, user: AbstractBaseUser | None, learner_key: str = "") -> Attempt:
+def attempt_start(
+    *, quiz: Quiz | QuizContent, user: AbstractBaseUser | None, learner_key: str = ""
+) -> Attempt:
     """Start an attempt, marked as the learner's first at this quiz when it is (reports).
 
     A signed-in learner's attempt is their account's; an anonymous one's is their key's.
@@ -59,9 +40,9 @@ def attempt_start(*, quiz: Quiz, user: AbstractBaseUser | None, learner_key: str
         learner = {"user": None, "learner_key": learner_key}
     else:
         raise ValueError("An anonymous learner's attempt needs their key.")
-    earlier = Attempt.objects.filter(quiz=quiz, **learner).exists()
+    earlier = Attempt.objects.filter(quiz=quiz.pk, **learner).exists()
     return Attempt.objects.create(
-        quiz=quiz, language=get_language(), is_first=not earlier, **learner
+        quiz_id=quiz.pk, language=get_language(), is_first=not earlier, **learner
     )
 
 
@@ -77,31 +58,37 @@ _GRADED = CompiledQuery(
 
 
 @transaction.atomic
-def answer_record(*, attempt: Attempt, question: Question, choice: Choice) -> Answer:
+def answer_record(
+    *, attempt: Attempt, quiz: QuizContent, question: QuestionContent, choice: ChoiceContent
+) -> Answer:
     """Record the learner's choice; completes and scores the attempt on its last answer.
 
-    Raises AlreadyAnswered when the question has an answer already (a second tab,
-    a replayed POST): the first answer stands; NotOpenYet when an earlier question has none.
+    `quiz` is the attempt's quiz, as the caller read it with the attempt. Raises
+    AlreadyAnswered when the question has an answer already (a second tab, a replayed
+    POST): the first answer stands; NotOpenYet when an earlier question has none.
     """
-    if choice.question_id != question.pk or question.quiz_id != attempt.quiz_id:
+    if (
+        choice.question_id != question.pk
+        or question.quiz_id != attempt.quiz_id
+        or quiz.pk != attempt.quiz_id
+    ):
         raise ValueError("The choice does not belong to a question of this attempt's quiz.")
     # Lock the attempt: its answers are recorded one at a time, so the answers read next are
     # all it has, a second answer to the question is refused, and of two answers racing to be
     # the last one, one completes the attempt. (The unique constraint stays as a backstop.)
     _LOCK_ATTEMPT(id=attempt.pk)
-    graded = dict(_GRADED(attempt=attempt.pk))
+    graded = {row.question_id: row.is_correct for row in _GRADED(attempt=attempt.pk)}
     if question.pk in graded:
-        raise AlreadyAnswered(attempt.answers.get(question=question))
-    questions = quiz_questions(attempt.quiz)
-    first_open = next(n for n, q in enumerate(questions, 1) if q.pk not in graded)
-    if questions[first_open - 1].pk != question.pk:
+        raise AlreadyAnswered
+    first_open = next(n for n, q in enumerate(quiz.questions, 1) if q.pk not in graded)
+    if quiz.questions[first_open - 1].pk != question.pk:
         raise NotOpenYet(first_open)
     answer = Answer.objects.create(
-        attempt=attempt, question=question, choice=choice, is_correct=choice.is_correct
+        attempt=attempt, question_id=question.pk, choice_id=choice.pk, is_correct=choice.is_correct
     )
-    AnswerChoice.objects.create(answer=answer, choice=choice)
+    AnswerChoice.objects.create(answer=answer, choice_id=choice.pk)
     graded[question.pk] = answer.is_correct
-    total = len(questions)
+    total = len(quiz.questions)
     if len(graded) >= total:
         attempt.completed_at = timezone.now()
         attempt.score = sum(graded.values())
@@ -179,342 +166,3 @@ def answers_regrade(
         completed_at__isnull=False, quiz__in=questions.values("quiz")
     ).exclude(score=correct_count)
     return Regraded(answers=changed, attempts=attempts.update(score=correct_count))
-
-
-class QuizFileError(ValueError):
-    """A quiz or guides file that can't be imported.
-
-    `errors` lists every problem found as (place, message); place says where in
-    the file ("question 3, choice 2") and is empty for the file as a whole.
-    """
-
-    def __init__(self, errors: list[tuple[str, str]]):
-        self.errors = errors
-        super().__init__("\n".join(self.messages))
-
-    @property
-    def messages(self) -> list[str]:
-        return [f"{place}: {message}" if place else message for place, message in self.errors]
-
-
-def quiz_file_read(*, content: bytes) -> dict:
-    """Decode and parse a quiz or guides file: UTF-8 YAML (or JSON) holding a mapping."""
-    if b"\x00" in content:
-        raise QuizFileError([("", gettext("This is a binary file, not a YAML text file."))])
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        message = gettext("The file is not UTF-8 text (invalid byte at position %(position)s).")
-        raise QuizFileError([("", message % {"position": error.start + 1})]) from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        place = gettext("line %(line)s") % {"line": mark.line + 1} if mark else ""
-        problem = error.problem or error.context or ""
-        message = gettext("broken YAML syntax: %(problem)s.") % {"problem": problem}
-        raise QuizFileError([(place, message)]) from None
-    except yaml.YAMLError:
-        raise QuizFileError([("", gettext("The file is not valid YAML."))]) from None
-    if not isinstance(data, dict):
-        message = gettext("The file must hold a mapping of fields (slug, title, questions…).")
-        raise QuizFileError([("", message)])
-    return data
-
-
-def quiz_file_dump(data: dict) -> str:
-    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
-
-
-QUIZ_KEYS = {
-    "slug",
-    "title",
-    "description",
-    "level",
-    "pass_mark",
-    "shuffle_choices",
-    "is_published",
-    "guide_paths",
-    "questions",
-}
-QUESTION_KEYS = {"position", "kind", "prompt", "explanation", "guide_url", "choices"}
-CHOICE_KEYS = {"position", "text", "correct", "feedback"}
-GUIDE_PATH_KEYS = {"slug", "title", "summary", "url", "position", "is_published"}
-
-
-@dataclass
-class _FileChecker:
-    """Reads values out of a parsed file, collecting every problem with its place."""
-
-    errors: list[tuple[str, str]] = field(default_factory=list)
-
-    def error(self, place: str, message: str) -> None:
-        self.errors.append((place, message))
-
-    def mapping(self, value, place: str, keys: set[str], required: set[str]) -> dict:
-        if not isinstance(value, dict):
-            self.error(place, gettext("must be a mapping of fields."))
-            return {}
-        unknown = sorted(str(key) for key in value if key not in keys)
-        if unknown:
-            message = gettext("unknown fields: %(fields)s (allowed: %(allowed)s).")
-            allowed = ", ".join(sorted(keys))
-            self.error(place, message % {"fields": ", ".join(unknown), "allowed": allowed})
-        for key in sorted(required - set(value)):
-            self.error(place, gettext("%(field)s is missing.") % {"field": key})
-        return value
-
-    def typed(self, data: dict, key: str, place: str, kind: type, default):
-        value = data.get(key, default)
-        # YAML reads true/false as bool, which is also an int.
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            names = {str: gettext("a text"), int: gettext("a whole number"), bool: "true / false"}
-            message = gettext("%(field)s must be %(kind)s.") % {"field": key, "kind": names[kind]}
-            self.error(place, message)
-            return default
-        return value
-
-    def items(self, data: dict, key: str, place: str) -> list:
-        value = data.get(key, [])
-        if not isinstance(value, list):
-            self.error(place, gettext("%(field)s must be a list.") % {"field": key})
-            return []
-        return value
-
-    def texts(self, data: dict, key: str, place: str, *, required: bool) -> dict[str, str]:
-        """The translated field `key` as {"title_en": …, "title_fr": …}."""
-        value = data.get(key, {})
-        if isinstance(value, str):
-            value = {settings.LANGUAGE_CODE: value}
-        languages = [code for code, _name in settings.LANGUAGES]
-        if not isinstance(value, dict) or not all(isinstance(text, str) for text in value.values()):
-            message = gettext("%(field)s must be a text or map language codes to texts.")
-            self.error(place, message % {"field": key})
-            value = {}
-        unknown = sorted(str(code) for code in value if code not in languages)
-        if unknown:
-            message = gettext("%(field)s has unknown languages: %(languages)s.")
-            self.error(place, message % {"field": key, "languages": ", ".join(unknown)})
-        if required and not value.get(settings.LANGUAGE_CODE):
-            message = gettext("%(field)s needs a text in %(language)s.")
-            self.error(place, message % {"field": key, "language": settings.LANGUAGE_CODE})
-        return {build_localized_fieldname(key, code): value.get(code) or "" for code in languages}
-
-    def positions(self, items: list[dict], place_of) -> list[int]:
-        """Each item's `position` if it gives one, else its number in the list."""
-        positions: list[int] = []
-        for number, item in enumerate(items, 1):
-            position = self.typed(item, "position", place_of(number), int, number)
-            if position < 1:
-                self.error(place_of(number), gettext("position must be 1 or more."))
-            elif position in positions:
-                message = gettext("position %(position)s is already used by %(other)s.")
-                other = place_of(positions.index(position) + 1)
-                self.error(place_of(number), message % {"position": position, "other": other})
-            positions.append(position)
-        return positions
-
-    def model(self, instance: models.Model, place: str, exclude: list[str]) -> None:
-        """Django's own field checks: lengths, URLs, slugs, choices, ranges."""
-        # The untranslated attribute only mirrors one language: check each language's own.
-        exclude = [*exclude, *translated_fields(type(instance))]
-        try:
-            instance.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
-        except ValidationError as error:
-            for name, messages in error.message_dict.items():
-                for message in messages:
-                    self.error(place, f"{name}: {message}")
-
-    def raise_if_any(self) -> None:
-        if self.errors:
-            raise QuizFileError(self.errors)
-
-
-def _place_quiz() -> str:
-    return gettext("quiz")
-
-
-@dataclass
-class _QuestionData:
-    position: int
-    fields: dict
-    choices: list[tuple[int, dict]]
-
-
-def _quiz_parse(data: dict) -> tuple[dict, list[GuidePath], list[_QuestionData]]:
-    """Check a whole quiz file without writing anything; raise QuizFileError listing it all."""
-    check = _FileChecker()
-    place = _place_quiz()
-    data = check.mapping(data, place, QUIZ_KEYS, {"slug", "title"})
-    fields = {
-        **check.texts(data, "title", place, required=True),
-        **check.texts(data, "description", place, required=False),
-        "level": check.typed(data, "level", place, str, Level.BEGINNER),
-        "pass_mark": check.typed(data, "pass_mark", place, int, 70),
-        "shuffle_choices": check.typed(data, "shuffle_choices", place, bool, False),
-        "is_published": check.typed(data, "is_published", place, bool, False),
-    }
-    slug = check.typed(data, "slug", place, str, "")
-    check.model(Quiz(slug=slug, **fields), place, exclude=[])
-
-    slugs = check.items(data, "guide_paths", place)
-    if not all(isinstance(item, str) for item in slugs):
-        check.error(place, gettext("guide_paths must list guide path slugs."))
-        slugs = []
-    guides = list(GuidePath.objects.filter(slug__in=slugs))
-    unknown = sorted(set(slugs) - {guide.slug for guide in guides})
-    if unknown:
-        message = gettext("guide_paths: unknown guide paths: %(slugs)s.")
-        check.error(place, message % {"slugs": ", ".join(unknown)})
-
-    items = [
-        check.mapping(item, content_place(number), QUESTION_KEYS, {"prompt", "choices"})
-        for number, item in enumerate(check.items(data, "questions", place), 1)
-    ]
-    if fields["is_published"] and not items:
-        check.error(place, gettext("A published quiz needs at least one question."))
-    questions = []
-    positions = check.positions(items, content_place)
-    for number, (item, position) in enumerate(zip(items, positions, strict=True), 1):
-        question_place = content_place(number)
-        question_fields = {
-            **check.texts(item, "prompt", question_place, required=True),
-            **check.texts(item, "explanation", question_place, required=False),
-            **check.texts(item, "guide_url", question_place, required=False),
-            "kind": check.typed(item, "kind", question_place, str, QuestionKind.SINGLE),
-        }
-        check.model(Question(position=position, **question_fields), question_place, ["quiz"])
-        choice_items = [
-            check.mapping(choice, content_place(number, choice_number), CHOICE_KEYS, {"text"})
-            for choice_number, choice in enumerate(check.items(item, "choices", question_place), 1)
-        ]
-        choice_positions = check.positions(
-            choice_items, lambda choice_number, n=number: content_place(n, choice_number)
-        )
-        choices = []
-        for choice_number, (choice_item, choice_position) in enumerate(
-            zip(choice_items, choice_positions, strict=True), 1
-        ):
-            choice_place = content_place(number, choice_number)
-            choice_fields = {
-                **check.texts(choice_item, "text", choice_place, required=True),
-                **check.texts(choice_item, "feedback", choice_place, required=False),
-                "is_correct": check.typed(choice_item, "correct", choice_place, bool, False),
-            }
-            choice = Choice(position=choice_position, **choice_fields)
-            check.model(choice, choice_place, ["question"])
-            choices.append((choice_position, choice_fields))
-        for problem in choice_problems(
-            question_fields["kind"], [choice["is_correct"] for _position, choice in choices]
-        ):
-            check.error(question_place, problem)
-        questions.append(_QuestionData(position, question_fields, choices))
-    check.raise_if_any()
-    return {"slug": slug, **fields}, guides, questions
-
-
-@transaction.atomic
-def quiz_import(*, data: dict) -> Quiz:
-    """Create or update a quiz, its questions and choices by slug and position.
-
-    The whole file is checked first and every problem reported at once; a bad
-    file changes nothing. Recorded answers are never touched: a question or
-    choice that has answers and is missing from the file makes the import fail
-    instead of deleting it.
-    """
-    fields, guides, questions = _quiz_parse(data)
-    quiz, _created = Quiz.objects.update_or_create(slug=fields.pop("slug"), defaults=fields)
-    quiz.guide_paths.set(guides)
-    _delete_unrecorded(
-        quiz.questions.exclude(position__in=[question.position for question in questions]),
-        _place_quiz(),
-    )
-    for number, item in enumerate(questions, 1):
-        question, _created = Question.objects.update_or_create(
-            quiz=quiz, position=item.position, defaults=item.fields
-        )
-        _delete_unrecorded(
-            question.choices.exclude(position__in=[position for position, _f in item.choices]),
-            content_place(number),
-        )
-        for position, choice_fields in item.choices:
-            Choice.objects.update_or_create(
-                question=question, position=position, defaults=choice_fields
-            )
-    return quiz
-
-
-def _delete_unrecorded(queryset, place: str) -> None:
-    try:
-        queryset.delete()
-    except ProtectedError:
-        message = gettext("it would delete content that learners have answered.")
-        raise QuizFileError([(place, message)]) from None
-
-
-@transaction.atomic
-def guide_paths_import(*, data: dict) -> list[GuidePath]:
-    """Create or update guide paths by slug from a guides file."""
-    check = _FileChecker()
-    data = check.mapping(data, "", {"guide_paths"}, {"guide_paths"})
-    parsed = []
-    items = check.items(data, "guide_paths", "")
-    for number, item in enumerate(items, 1):
-        place = gettext("guide path %(number)s") % {"number": number}
-        item = check.mapping(item, place, GUIDE_PATH_KEYS, {"slug", "title"})
-        fields = {
-            **check.texts(item, "title", place, required=True),
-            **check.texts(item, "summary", place, required=False),
-            "url": check.typed(item, "url", place, str, ""),
-            "position": check.typed(item, "position", place, int, number),
-            "is_published": check.typed(item, "is_published", place, bool, False),
-        }
-        slug = check.typed(item, "slug", place, str, "")
-        check.model(GuidePath(slug=slug, **fields), place, exclude=[])
-        parsed.append((slug, fields))
-    check.raise_if_any()
-    return [
-        GuidePath.objects.update_or_create(slug=slug, defaults=fields)[0] for slug, fields in parsed
-    ]
-
-
-def _texts_export(obj: models.Model) -> dict:
-    """Every translated field that has a text, as {field: {language: text}}."""
-    texts = {}
-    for name in translated_fields(type(obj)):
-        values = {
-            code: getattr(obj, build_localized_fieldname(name, code))
-            for code, _name in settings.LANGUAGES
-        }
-        values = {code: text for code, text in values.items() if text}
-        if values:
-            texts[name] = values
-    return texts
-
-
-def quiz_export(*, quiz: Quiz) -> dict:
-    """The quiz as the file quiz_import reads: every language of every field."""
-    questions = []
-    for number, question in enumerate(quiz.questions.prefetch_related("choices"), 1):
-        item = {"position": question.position} if question.position != number else {}
-        if question.kind != QuestionKind.SINGLE:
-            item["kind"] = question.kind
-        item |= _texts_export(question)
-        choices = []
-        for choice_number, choice in enumerate(question.choices.all(), 1):
-            choice_item = {"position": choice.position} if choice.position != choice_number else {}
-            choice_item |= _texts_export(choice)
-            choice_item["correct"] = choice.is_correct
-            choices.append(choice_item)
-        item["choices"] = choices
-        questions.append(item)
-    return {
-        "slug": quiz.slug,
-        "level": quiz.level,
-        "pass_mark": quiz.pass_mark,
-        "shuffle_choices": quiz.shuffle_choices,
-        "is_published": quiz.is_published,
-        "guide_paths": [guide.slug for guide in quiz.guide_paths.order_by("slug")],
-        **_texts_export(quiz),
-        "questions": questions,
-    }

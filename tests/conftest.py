@@ -1,100 +1,13 @@
-"""Shared test data, made in code: `make_quiz(questions=8)` and friends."""
+"""Fixtures shared by the tests; the data they make comes from tests/factories.py."""
 
 import pytest
-from django.urls import reverse
-from django.utils import translation
 
 from guides.models import GuidePath
-from quizzes.models import Attempt, Choice, Quiz
+from quizzes.models import Quiz
+from tests.factories import make_guide, make_quiz, make_staff
 
 # The hand-computed score report data set and its fixtures (hand_quiz, instructor_client).
 pytest_plugins = ["tests.quizzes.report_data"]
-
-
-def make_guide(*, slug: str = "data-parallelism", published: bool = True, **fields) -> GuidePath:
-    defaults = {
-        "title_en": "Data parallelism",
-        "title_fr": "Parallélisme des données",
-        "summary_en": "Train one model on many GPUs.",
-        "summary_fr": "Entraîner un modèle sur plusieurs GPU.",
-        "is_published": published,
-    }
-    return GuidePath.objects.create(slug=slug, **(defaults | fields))
-
-
-def make_quiz(
-    *,
-    slug: str = "dp-quiz",
-    questions: int = 8,
-    choices: int = 4,
-    published: bool = True,
-    french: bool = True,
-    guide: GuidePath | None = None,
-    **fields,
-) -> Quiz:
-    """A quiz whose question n has choice 1 correct; French texts unless french=False."""
-    defaults = {
-        "title_en": "Data parallelism quiz",
-        "title_fr": "Quiz sur le parallélisme des données" if french else "",
-        "description_en": "Replicas, gradients and batches.",
-        "description_fr": "Répliques, gradients et lots." if french else "",
-        "level": "intermediate",
-        "is_published": published,
-        "pass_mark": 70,
-    }
-    quiz = Quiz.objects.create(slug=slug, **(defaults | fields))
-    if guide is not None:
-        quiz.guide_paths.add(guide)
-    for n in range(1, questions + 1):
-        question = quiz.questions.create(
-            position=n,
-            prompt_en=f"Question {n} prompt",
-            prompt_fr=f"Énoncé de la question {n}" if french else "",
-            explanation_en=f"Explanation {n} in English.",
-            explanation_fr=f"Explication {n} en français." if french else "",
-            guide_url_en=f"https://example.org/guide/#q{n}",
-        )
-        Choice.objects.bulk_create(
-            Choice(
-                question=question,
-                position=c,
-                text_en=f"Q{n} choice {c}",
-                text_fr=f"Q{n} choix {c}" if french else "",
-                is_correct=c == 1,
-                feedback_en=f"Q{n} feedback {c}" if c == 2 else "",
-                feedback_fr=f"Q{n} commentaire {c}" if c == 2 and french else "",
-            )
-            for c in range(1, choices + 1)
-        )
-    return quiz
-
-
-def choice_of(quiz: Quiz, number: int, *, correct: bool) -> Choice:
-    """The first correct (or first wrong) choice of question `number` (1-based)."""
-    question = quiz.questions.order_by("position")[number - 1]
-    return question.choices.filter(is_correct=correct).order_by("position").first()
-
-
-def start(client, quiz: Quiz, lang: str = "en") -> Attempt:
-    with translation.override(lang):
-        url = reverse("quiz_start", kwargs={"slug": quiz.slug})
-    response = client.post(url)
-    assert response.status_code == 302, response
-    return Attempt.objects.order_by("-pk").first()
-
-
-def question_url(attempt: Attempt, number: int, lang: str = "en") -> str:
-    with translation.override(lang):
-        return attempt.question_url(number)
-
-
-def results_url(attempt: Attempt, lang: str = "en") -> str:
-    with translation.override(lang):
-        return attempt.get_absolute_url()
-
-
-def answer(client, attempt: Attempt, number: int, choice: Choice, lang: str = "en"):
-    return client.post(question_url(attempt, number, lang), {"choice": choice.pk})
 
 
 @pytest.fixture
@@ -116,28 +29,6 @@ def pytest_report_header(config) -> str:
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def make_staff(username: str, group: str):
-    """A staff member in one of the groups the roles migration creates."""
-    from django.contrib.auth.models import Group, User
-
-    user = User.objects.create_user(username, password="not-used", is_staff=True)
-    user.groups.add(Group.objects.get(name=group))
-    return user
-
-
-def inline_data(prefix: str, rows: list[dict], *, initial: int = 0) -> dict:
-    """The POST data of an admin inline: management form and rows, `initial` of them saved."""
-    data = {
-        f"{prefix}-TOTAL_FORMS": str(len(rows)),
-        f"{prefix}-INITIAL_FORMS": str(initial),
-        f"{prefix}-MIN_NUM_FORMS": "0",
-        f"{prefix}-MAX_NUM_FORMS": "1000",
-    }
-    for number, row in enumerate(rows):
-        data |= {f"{prefix}-{number}-{key}": value for key, value in row.items()}
-    return data
 
 
 @pytest.fixture

@@ -10,7 +10,11 @@ register = template.Library()
 
 @register.filter
 def lang_attr(obj, field: str) -> str:
-    """` lang="en"` when `obj.<field>` is shown in a fallback language, else nothing."""
+    """` lang="en"` when `obj.<field>` is shown in a fallback language, else nothing: for a
+    model instance, or kept content whose texts know their language (quizzes/content.py)."""
+    value = getattr(obj, field, None)
+    if hasattr(value, "lang_attr"):
+        return value.lang_attr
     current = get_language()
     for lang in resolution_order(current):
         if getattr(obj, build_localized_fieldname(field, lang), None):

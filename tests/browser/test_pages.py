@@ -17,7 +17,7 @@ from tests.browser.conftest import (
     screenshot,
     t,
 )
-from tests.conftest import question_url, results_url
+from tests.factories import question_url, results_url
 
 
 def home(page: Page, browser_attempt, lang: str) -> Response:

@@ -10,7 +10,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from quizzes.models import Attempt, Quiz
 from tests.browser.conftest import focus_is_visible, focused, screenshot, t
-from tests.conftest import choice_of
+from tests.factories import choice_of
 
 WRONG = {3, 6}  # the learner gets these questions wrong: 6 / 8, which passes the 70 % mark
 

@@ -1,5 +1,5 @@
 from guides.models import GuidePath
-from tests.conftest import make_guide, make_quiz
+from tests.factories import make_guide, make_quiz
 
 
 def test_editor_creates_a_guide_path_in_both_languages(editor_client, db):

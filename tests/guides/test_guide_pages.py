@@ -1,4 +1,4 @@
-from tests.conftest import make_guide, make_quiz
+from tests.factories import make_guide, make_quiz
 
 
 def test_home_lists_published_guide_paths_with_their_published_quizzes(client, guide):

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from quizsite.queries import CompiledQuery, Placeholder
 from quizzes.models import Attempt
-from tests.conftest import make_quiz
+from tests.factories import make_quiz
 
 COLUMNS = (
     "id",

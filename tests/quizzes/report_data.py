@@ -42,7 +42,7 @@ from django.utils import translation
 
 from quizzes.models import Attempt, Quiz
 from quizzes.services import answer_record, attempt_start
-from tests.conftest import make_quiz
+from tests.factories import content_of, make_quiz
 
 PICKS = {
     "A": ("en", [2, 1, 1, 1, 2]),
@@ -65,7 +65,10 @@ def take(quiz: Quiz, *, user, lang: str, picks: list[int], when: datetime) -> At
         attempt = attempt_start(quiz=quiz, user=user, learner_key=secrets.token_hex(16))
     for question, number in zip(quiz.questions.order_by("position"), picks, strict=False):
         answer_record(
-            attempt=attempt, question=question, choice=question.choices.get(position=number)
+            attempt=attempt,
+            quiz=content_of(quiz),
+            question=question,
+            choice=question.choices.get(position=number),
         )
     Attempt.objects.filter(pk=attempt.pk).update(started_at=when)
     return attempt

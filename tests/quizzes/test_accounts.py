@@ -1,5 +1,5 @@
 from quizzes.models import Attempt
-from tests.conftest import answer, choice_of, question_url, start
+from tests.factories import answer, choice_of, question_url, start
 
 
 def test_sign_up_keeps_the_anonymous_attempt(client, quiz, django_user_model):

@@ -1,5 +1,5 @@
 from quizzes.models import Question, Quiz
-from tests.conftest import inline_data, make_quiz
+from tests.factories import inline_data, make_quiz
 
 QUIZ_ADD = "/admin/quizzes/quiz/add/"
 

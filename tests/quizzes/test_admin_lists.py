@@ -1,6 +1,6 @@
 import re
 
-from tests.conftest import answer, choice_of, make_guide, make_quiz, start
+from tests.factories import answer, choice_of, make_guide, make_quiz, start
 
 
 def rows(html: str) -> list[str]:

@@ -3,7 +3,7 @@ from django.core.management import call_command
 
 from quizzes.models import Answer, Attempt, Choice, Question, Quiz
 from quizzes.services import answers_regrade
-from tests.conftest import answer, choice_of, make_quiz, start
+from tests.factories import answer, choice_of, make_quiz, start
 
 
 def test_editor_manages_content_but_not_users(editor_client, quiz):

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from quizzes.models import Answer, Attempt
-from tests.conftest import answer, choice_of, make_quiz, question_url, start
+from tests.factories import answer, choice_of, make_quiz, question_url, start
 
 
 def test_choice_of_another_question_is_refused(client, quiz):

@@ -12,7 +12,7 @@ from django.db import connection, transaction
 
 from quizzes.models import Answer, Attempt
 from quizzes.services import AlreadyAnswered, answer_record, attempt_start
-from tests.conftest import make_quiz
+from tests.factories import content_of, make_quiz
 
 pytestmark = [
     pytest.mark.skipif(
@@ -25,6 +25,7 @@ pytestmark = [
 def race(attempt: Attempt, questions) -> list[Exception]:
     """Answer each question in a thread of its own, all released at once by a lock holder."""
     locked, go, errors = threading.Event(), threading.Event(), []
+    content = content_of(attempt.quiz)
 
     def hold_the_attempt():
         with transaction.atomic():
@@ -37,6 +38,7 @@ def race(attempt: Attempt, questions) -> list[Exception]:
         try:
             answer_record(
                 attempt=Attempt.objects.get(pk=attempt.pk),
+                quiz=content,
                 question=question,
                 choice=question.choices.get(position=1),
             )

@@ -1,7 +1,7 @@
 """Learner pages cache a quiz's questions and choices, and show an edit on the next request."""
 
 from quizzes.models import Choice
-from tests.conftest import (
+from tests.factories import (
     answer,
     choice_of,
     make_guide,

@@ -8,14 +8,14 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
 from quizzes.models import Choice, Question, Quiz
-from quizzes.services import (
+from quizzes.quizfile import (
     QuizFileError,
     quiz_export,
     quiz_file_dump,
     quiz_file_read,
     quiz_import,
 )
-from tests.conftest import answer, choice_of, make_quiz, start
+from tests.factories import answer, choice_of, make_quiz, start
 
 IMPORT_URL = "/admin/quizzes/quiz/import/"
 

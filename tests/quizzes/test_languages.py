@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.conftest import answer, choice_of, make_quiz, question_url, start
+from tests.factories import answer, choice_of, make_quiz, question_url, start
 
 
 def test_root_redirects_by_accept_language(client, db):

@@ -1,6 +1,6 @@
 """A fixed, small number of queries per page, whatever the number of questions.
 
-Session and user lookups included; anonymous learners have no session (quizzes/views.py).
+Session and user lookups included; anonymous learners have no session (quizzes/views/learners.py).
 Learner pages read a quiz, its questions, choices and guide paths from the content each
 process keeps (quizzes/content.py): four more queries the first time a process shows a
 quiz after an edit (COLD), none after that.
@@ -8,7 +8,7 @@ quiz after an edit (COLD), none after that.
 
 import pytest
 
-from tests.conftest import answer, choice_of, make_quiz, question_url, results_url, start
+from tests.factories import answer, choice_of, make_quiz, question_url, results_url, start
 
 COLD = 4
 QUESTION_PAGE = 1  # The attempt with its answers and picks; answered or not.

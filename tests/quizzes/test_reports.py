@@ -14,7 +14,7 @@ from django.utils import translation
 from quizzes import reports
 from quizzes.models import Attempt, Quiz
 from quizzes.services import attempt_start, attempts_claim
-from tests.conftest import make_quiz
+from tests.factories import make_quiz
 from tests.quizzes.report_data import FIRST_DAY, URL, instructor
 
 

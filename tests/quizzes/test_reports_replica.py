@@ -16,7 +16,7 @@ from django.db import connections
 from django.test.utils import CaptureQueriesContext
 
 from quizsite.routers import REPORTS
-from tests.conftest import answer, choice_of, make_quiz, question_url, results_url, start
+from tests.factories import answer, choice_of, make_quiz, question_url, results_url, start
 from tests.quizzes.report_data import URL, instructor
 
 pytestmark = pytest.mark.django_db(transaction=True, databases=["default", REPORTS])

@@ -5,9 +5,10 @@ from django.test import Client
 
 from quizzes.models import Answer, Attempt
 from quizzes.services import NotOpenYet, answer_record, attempt_start
-from tests.conftest import (
+from tests.factories import (
     answer,
     choice_of,
+    content_of,
     make_quiz,
     question_url,
     results_url,
@@ -162,6 +163,8 @@ def test_answer_record_refuses_a_question_ahead_of_the_open_one(quiz):
     attempt = attempt_start(quiz=quiz, user=None, learner_key="k" * 32)
     third = quiz.questions.get(position=3)
     with pytest.raises(NotOpenYet) as refusal:
-        answer_record(attempt=attempt, question=third, choice=third.choices.first())
+        answer_record(
+            attempt=attempt, quiz=content_of(quiz), question=third, choice=third.choices.first()
+        )
     assert refusal.value.first_open == 1
     assert not Answer.objects.filter(attempt=attempt).exists()

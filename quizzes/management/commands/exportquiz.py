@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from quizzes.models import Quiz
-from quizzes.services import quiz_export, quiz_file_dump
+from quizzes.quizfile import quiz_export, quiz_file_dump
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from quizzes.services import QuizFileError, quiz_file_read, quiz_import
+from quizzes.quizfile import QuizFileError, quiz_file_read, quiz_import
 
 
 class Command(BaseCommand):

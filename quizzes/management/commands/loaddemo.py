@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from quizzes.services import guide_paths_import, quiz_file_read, quiz_import
+from quizzes.quizfile import guide_paths_import, quiz_file_read, quiz_import
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 

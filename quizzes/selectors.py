@@ -1,0 +1,214 @@
+"""What the learner pages read, each read named for what it returns.
+
+A learner (`Learner`) is their account or, signed out, their browser's key; a visitor with
+neither has no attempts. Quiz content comes from the kept content
+(quizzes/content.py) under the stamp each read returns with its rows.
+
+The attempt query, run by every page of an attempt, is compiled once per connection
+(quizsite/queries.py); `attempt_for_learner_orm` is its plain ORM twin, which the tests
+compare it with.
+"""
+
+from dataclasses import dataclass
+from uuid import UUID
+
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import Count, Prefetch, QuerySet
+
+from guides.models import GuidePath
+from quizsite.queries import CompiledQuery, Placeholder
+
+from .content import QuestionContent, QuizContent, quiz_content
+from .models import Attempt, Quiz
+
+
+@dataclass(frozen=True)
+class Learner:
+    user_id: int | None  # Signed in.
+    key: str | None  # Signed out: the key their browser keeps.
+
+    @property
+    def is_known(self) -> bool:
+        return self.user_id is not None or bool(self.key)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A recorded answer: right or wrong, and the choices it picked."""
+
+    is_correct: bool
+    picked: frozenset[int]
+
+    @property
+    def key(self) -> str:
+        """For the caches of the pages that show it (templates/quizzes/_answer_review.html)."""
+        return ",".join(map(str, sorted(self.picked)))
+
+
+@dataclass(frozen=True)
+class Step:
+    """A question of the attempt, numbered from 1, with its answer if it has one."""
+
+    number: int
+    question: QuestionContent
+    recorded: Recorded | None
+
+
+@dataclass(frozen=True)
+class LearnerAttempt:
+    attempt: Attempt
+    quiz: QuizContent
+    steps: tuple[Step, ...]
+
+    @property
+    def first_open(self) -> int | None:
+        """The number of the first question with no answer; None when all have one."""
+        return next((step.number for step in self.steps if step.recorded is None), None)
+
+    @property
+    def answered_count(self) -> int:
+        return sum(1 for step in self.steps if step.recorded is not None)
+
+    @property
+    def passed(self) -> bool:
+        percent = self.attempt.percent
+        return percent is not None and percent >= self.quiz.pass_mark
+
+
+def _learner_attempts(learner: Learner) -> QuerySet[Attempt]:
+    if learner.user_id is not None:
+        return Attempt.objects.filter(user=learner.user_id)
+    if learner.key:
+        return Attempt.objects.filter(user=None, learner_key=learner.key)
+    return Attempt.objects.none()
+
+
+def _steps(quiz: QuizContent, answers) -> tuple[Step, ...]:
+    """The quiz's questions with the answers given, from (question_id, is_correct, choice_id)
+    rows, one per pick; rows with no question are an outer join's empty side."""
+    graded: dict[int, bool] = {}
+    picked: dict[int, set[int]] = {}
+    for question_id, is_correct, choice_id in answers:
+        if question_id is None:
+            continue
+        graded[question_id] = is_correct
+        picked.setdefault(question_id, set()).add(choice_id)
+    return tuple(
+        Step(
+            number,
+            question,
+            Recorded(graded[question.pk], frozenset(picked[question.pk]))
+            if question.pk in graded
+            else None,
+        )
+        for number, question in enumerate(quiz.questions, 1)
+    )
+
+
+_ATTEMPT_FIELDS = [field.attname for field in Attempt._meta.concrete_fields]
+_ANSWER_FIELDS = ["question_id", "is_correct", "picks__choice"]
+_attempt_rows = (
+    Attempt.objects.filter(public_id=Placeholder("public_id"))
+    .order_by()
+    .values_list(
+        *_ATTEMPT_FIELDS, "quiz__updated_at", *[f"answers__{field}" for field in _ANSWER_FIELDS]
+    )
+)
+_USER_ATTEMPT_ROWS = CompiledQuery(_attempt_rows.filter(user=Placeholder("user")))
+_KEY_ATTEMPT_ROWS = CompiledQuery(
+    _attempt_rows.filter(user=None, learner_key=Placeholder("learner_key"))
+)
+
+
+def attempt_for_learner(*, public_id: UUID, learner: Learner) -> LearnerAttempt | None:
+    """The learner's attempt with its quiz and answers, in one query; None if not theirs."""
+    if learner.user_id is not None:
+        rows = _USER_ATTEMPT_ROWS(user=learner.user_id, public_id=public_id)
+    elif learner.key:
+        rows = _KEY_ATTEMPT_ROWS(learner_key=learner.key, public_id=public_id)
+    else:
+        return None
+    if not rows:
+        return None
+    first = rows[0]
+    attempt = Attempt.from_db(
+        DEFAULT_DB_ALIAS, _ATTEMPT_FIELDS, [getattr(first, name) for name in _ATTEMPT_FIELDS]
+    )
+    quiz = quiz_content(quiz_id=attempt.quiz_id, updated_at=first.quiz__updated_at)
+    answers = [
+        (row.answers__question_id, row.answers__is_correct, row.answers__picks__choice)
+        for row in rows
+    ]
+    return LearnerAttempt(attempt, quiz, _steps(quiz, answers))
+
+
+def attempt_for_learner_orm(*, public_id: UUID, learner: Learner) -> LearnerAttempt | None:
+    """`attempt_for_learner` in the plain ORM (two queries), for the tests to compare."""
+    attempt = _learner_attempts(learner).select_related("quiz").filter(public_id=public_id).first()
+    if attempt is None:
+        return None
+    quiz = quiz_content(quiz_id=attempt.quiz_id, updated_at=attempt.quiz.updated_at)
+    return LearnerAttempt(attempt, quiz, attempt_steps(attempt=attempt, quiz=quiz))
+
+
+def attempt_steps(*, attempt: Attempt, quiz: QuizContent) -> tuple[Step, ...]:
+    """The attempt's steps read again, after an answer recorded since (another tab)."""
+    return _steps(quiz, attempt.answers.order_by().values_list(*_ANSWER_FIELDS))
+
+
+def quiz_for_learner(*, slug: str, can_preview: bool) -> QuizContent | None:
+    """The quiz at `slug` if it is published, or if the visitor may preview it (editors)."""
+    quizzes = Quiz.objects.all() if can_preview else Quiz.objects.published()
+    stamp = quizzes.filter(slug=slug).values_list("pk", "updated_at").first()
+    if stamp is None:
+        return None
+    pk, updated_at = stamp
+    return quiz_content(quiz_id=pk, updated_at=updated_at)
+
+
+@dataclass(frozen=True)
+class Resumable:
+    """An unfinished attempt, and the number of the question to go on with."""
+
+    public_id: UUID
+    next_number: int
+
+
+def resumable_attempt(*, quiz_id: int, learner: Learner) -> Resumable | None:
+    """The learner's latest unfinished attempt at the quiz (one query), if any."""
+    if not learner.is_known:
+        return None
+    latest = (
+        _learner_attempts(learner)
+        .filter(quiz=quiz_id, completed_at=None)
+        .order_by("-started_at")
+        .annotate(answered=Count("answers"))
+        .values_list("public_id", "answered")
+        .first()
+    )
+    if latest is None:
+        return None
+    public_id, answered = latest
+    return Resumable(public_id, answered + 1)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """What the home page lists: published guide paths, each with its published quizzes in
+    `published_quizzes`, and the published quizzes that no published guide path links to."""
+
+    guide_paths: QuerySet[GuidePath]
+    unlinked_quizzes: QuerySet[Quiz]
+
+
+def published_quizzes() -> QuerySet[Quiz]:
+    """Published quizzes with their `question_count`."""
+    return Quiz.objects.published().annotate(question_count=Count("questions"))
+
+
+def catalogue() -> Catalogue:
+    quizzes = published_quizzes()
+    guides = GuidePath.objects.published().prefetch_related(
+        Prefetch("quizzes", queryset=quizzes, to_attr="published_quizzes")
+    )
+    return Catalogue(guides, quizzes.exclude(guide_paths__is_published=True))

@@ -1,0 +1,1 @@
+"""The pages: learner.py and accounts.py for learners, reports.py for instructors."""

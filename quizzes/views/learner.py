@@ -1,0 +1,195 @@
+"""The learner's pages: home, a quiz, its questions one at a time, the results."""
+
+from dataclasses import replace
+from uuid import UUID
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from ..content import ChoiceContent, QuestionContent, QuizContent
+from ..forms import AnswerForm
+from ..selectors import (
+    LearnerAttempt,
+    Recorded,
+    Step,
+    attempt_for_learner,
+    attempt_steps,
+    catalogue,
+    quiz_for_learner,
+    resumable_attempt,
+)
+from ..services import AlreadyAnswered, NotOpenYet, answer_record, attempt_start
+from .learners import keep_learner_key, learner_of, new_learner_key
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    listing = catalogue()
+    context = {"guides": listing.guide_paths, "unlinked_quizzes": listing.unlinked_quizzes}
+    return render(request, "quizzes/home.html", context)
+
+
+def _get_published_quiz(request: HttpRequest, slug: str) -> QuizContent:
+    """The quiz if learners may see it (editors also preview unpublished ones)."""
+    quiz = quiz_for_learner(slug=slug, can_preview=request.user.has_perm("quizzes.change_quiz"))
+    if quiz is None:
+        raise Http404(_("There is no quiz at this address."))
+    return quiz
+
+
+@require_safe
+def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _get_published_quiz(request, slug)
+    context = {
+        "quiz": quiz,
+        "questions": quiz.questions,
+        "guides": quiz.guide_paths,
+        "resume": resumable_attempt(quiz_id=quiz.pk, learner=learner_of(request)),
+    }
+    return render(request, "quizzes/quiz_detail.html", context)
+
+
+@require_POST
+def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _get_published_quiz(request, slug)
+    if not quiz.questions:
+        raise Http404(_("This quiz has no questions yet."))
+    if request.user.is_authenticated:
+        attempt = attempt_start(quiz=quiz, user=request.user)
+        return redirect(attempt.question_url(1))
+    key = learner_of(request).key or new_learner_key()
+    attempt = attempt_start(quiz=quiz, user=None, learner_key=key)
+    response = redirect(attempt.question_url(1))
+    keep_learner_key(response, key)  # Again, so that it lasts from the latest start.
+    return response
+
+
+def _get_attempt_for(request: HttpRequest, public_id: UUID) -> LearnerAttempt:
+    found = attempt_for_learner(public_id=public_id, learner=learner_of(request))
+    if found is None:
+        raise Http404(_("There is no such attempt, or it is not yours."))
+    return found
+
+
+def _ordered_choices(found: LearnerAttempt, question: QuestionContent) -> list[ChoiceContent]:
+    choices = list(question.choices)
+    if found.quiz.shuffle_choices:
+        choices.sort(key=found.attempt.choice_order_key)
+    return choices
+
+
+def _review(choices: list[ChoiceContent], recorded: Recorded | None) -> dict:
+    """What templates/quizzes/_answer_review.html shows of an answer, besides the question."""
+    return {
+        "picked": [choice for choice in choices if recorded and choice.pk in recorded.picked],
+        "picked_key": recorded.key if recorded else "",
+        "correct_choices": [choice for choice in choices if choice.is_correct],
+        "is_correct": recorded is not None and recorded.is_correct,
+    }
+
+
+def _choice_order(found: LearnerAttempt) -> str:
+    """What the order of the choices on a page depends on, for the pages' fragment caches."""
+    return str(found.attempt.public_id) if found.quiz.shuffle_choices else ""
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse:
+    found = _get_attempt_for(request, public_id)
+    if not 1 <= number <= len(found.steps):
+        raise Http404(_("This quiz has no question %(number)s.") % {"number": number})
+    if request.method == "POST":
+        return _answer(request, found, found.steps[number - 1])
+    first_open = found.first_open
+    if first_open is not None and number > first_open:
+        return redirect(found.attempt.question_url(first_open))
+    return _question_page(request, found, found.steps[number - 1])
+
+
+def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResponse:
+    """Record the posted answer and show its feedback (POST/redirect/GET), or say why not."""
+    form = AnswerForm(request.POST, choices=_ordered_choices(found, step.question))
+    if form.is_valid():  # The service tells whether it is this question's turn.
+        try:
+            answer_record(
+                attempt=found.attempt,
+                quiz=found.quiz,
+                question=step.question,
+                choice=form.cleaned_data["choice"],
+            )
+        except NotOpenYet as refusal:
+            return _out_of_order(request, found, refusal.first_open)
+        except AlreadyAnswered:  # In another tab, since this request read the answers.
+            found = replace(found, steps=attempt_steps(attempt=found.attempt, quiz=found.quiz))
+            step = found.steps[step.number - 1]
+        else:
+            return redirect(found.attempt.question_url(step.number) + "#feedback")
+    first_open = found.first_open
+    if first_open is not None and step.number > first_open:
+        return _out_of_order(request, found, first_open)
+    if step.recorded is not None:
+        notice = _("You have already answered this question.")
+        return _question_page(request, found, step, status=409, notice=notice)
+    return _question_page(request, found, step, form=form, status=400)
+
+
+def _out_of_order(request: HttpRequest, found: LearnerAttempt, first_open: int) -> HttpResponse:
+    context = {"attempt": found.attempt, "first_open": first_open}
+    return render(request, "quizzes/out_of_order.html", context, status=409)
+
+
+def _question_page(
+    request: HttpRequest,
+    found: LearnerAttempt,
+    step: Step,
+    *,
+    form: AnswerForm | None = None,
+    status: int = 200,
+    notice: str | None = None,
+) -> HttpResponse:
+    """Question `step` open, or with its feedback once answered. `form` is a refused
+    answer's, for its error; an open question's inputs are a cached fragment."""
+    choices = _ordered_choices(found, step.question)
+    total = len(found.steps)
+    context = {
+        "attempt": found.attempt,
+        "quiz": found.quiz,
+        "question": step.question,
+        "choices": choices,
+        "form": form,
+        "number": step.number,
+        "total": total,
+        "answered_count": found.answered_count,
+        "answered": step.recorded is not None,
+        **_review(choices, step.recorded),
+        "choice_order": _choice_order(found),
+        "next_url": found.attempt.question_url(step.number + 1)
+        if step.number < total
+        else found.attempt.get_absolute_url(),
+        "notice": notice,
+    }
+    return render(request, "quizzes/question.html", context, status=status)
+
+
+@require_safe
+def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    found = _get_attempt_for(request, public_id)
+    if not found.attempt.is_finished:
+        return redirect(found.attempt.question_url(found.first_open or 1))
+    review = []
+    for step in found.steps:
+        choices = _ordered_choices(found, step.question)
+        review.append(
+            {"question": step.question, "choices": choices} | _review(choices, step.recorded)
+        )
+    context = {
+        "attempt": found.attempt,
+        "quiz": found.quiz,
+        "passed": found.passed,
+        "review": review,
+        "guides": found.quiz.guide_paths,
+        "choice_order": _choice_order(found),
+    }
+    return render(request, "quizzes/results.html", context)
