@@ -42,9 +42,9 @@ class GuidePath(models.Model):
     objects = GuidePathQuerySet.as_manager()
 
     class Meta:
-        ordering = ["position", "pk"]
         verbose_name = _("guide path")
         verbose_name_plural = _("guide paths")
+        ordering = ["position", "pk"]
 
     def __str__(self) -> str:
         return self.title

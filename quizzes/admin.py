@@ -36,6 +36,16 @@ def _count(model, field: str):
     return Coalesce(Subquery(rows, output_field=IntegerField()), 0)
 
 
+def _count_column(annotation: str, description: str):
+    """A list column showing the count `get_queryset` annotated, sortable by it."""
+
+    @admin.display(description=description, ordering=annotation)
+    def column(self, obj) -> int:
+        return getattr(obj, annotation)
+
+    return column
+
+
 def _language_name(code: str) -> str:
     return dict(settings.LANGUAGES)[code]
 
@@ -245,22 +255,13 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
     change_list_template = "admin/quizzes/quiz/change_list.html"
 
     def get_queryset(self, request):
-        return (
-            super()
-            .get_queryset(request)
-            .with_missing_translations()
-            .annotate(
-                question_count=_count(Question, "quiz"), attempt_count=_count(Attempt, "quiz")
-            )
+        queryset = super().get_queryset(request).with_missing_translations()
+        return queryset.annotate(
+            question_count=_count(Question, "quiz"), attempt_count=_count(Attempt, "quiz")
         )
 
-    @admin.display(description=_("questions"), ordering="question_count")
-    def question_count(self, quiz: Quiz) -> int:
-        return quiz.question_count
-
-    @admin.display(description=_("attempts"), ordering="attempt_count")
-    def attempt_count(self, quiz: Quiz) -> int:
-        return quiz.attempt_count
+    question_count = _count_column("question_count", _("questions"))
+    attempt_count = _count_column("attempt_count", _("attempts"))
 
     @admin.display(description=_("translation status"))
     def translation_status(self, quiz: Quiz) -> str:
@@ -307,20 +308,16 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
             Quiz.objects.filter(pk=quiz.pk).update(is_published=True)
             published += 1
         if published:
-            messages.success(
-                request,
-                ngettext("%(count)s quiz published.", "%(count)s quizzes published.", published)
-                % {"count": published},
+            message = ngettext(
+                "%(count)s quiz published.", "%(count)s quizzes published.", published
             )
+            messages.success(request, message % {"count": published})
 
     @admin.action(description=_("Unpublish selected quizzes"), permissions=["change"])
     def unpublish(self, request, queryset):
         count = queryset.filter(is_published=True).update(is_published=False)
-        messages.success(
-            request,
-            ngettext("%(count)s quiz unpublished.", "%(count)s quizzes unpublished.", count)
-            % {"count": count},
-        )
+        message = ngettext("%(count)s quiz unpublished.", "%(count)s quizzes unpublished.", count)
+        messages.success(request, message % {"count": count})
 
     @admin.action(description=_("Regrade answers"), permissions=["change"])
     def regrade(self, request, queryset):
@@ -427,13 +424,8 @@ class QuestionAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
             )
         )
 
-    @admin.display(description=_("choices"), ordering="choice_count")
-    def choice_count(self, question: Question) -> int:
-        return question.choice_count
-
-    @admin.display(description=_("answers"), ordering="answer_count")
-    def answer_count(self, question: Question) -> int:
-        return question.answer_count
+    choice_count = _count_column("choice_count", _("choices"))
+    answer_count = _count_column("answer_count", _("answers"))
 
     def recorded_count(self, question: Question) -> int:
         return question.answers.count()
@@ -467,8 +459,21 @@ class QuestionAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
         _regraded_message(request, answers_regrade(questions=queryset))
 
 
+class RecordedAdmin(admin.ModelAdmin):
+    """What learners recorded is read, never written, in the admin."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Attempt)
-class AttemptAdmin(admin.ModelAdmin):
+class AttemptAdmin(RecordedAdmin):
     list_display = (
         "public_id",
         "quiz",
@@ -484,28 +489,10 @@ class AttemptAdmin(admin.ModelAdmin):
     search_fields = ("public_id", "user__username", "quiz__slug")
     date_hierarchy = "started_at"
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(Answer)
-class AnswerAdmin(admin.ModelAdmin):
+class AnswerAdmin(RecordedAdmin):
     list_display = ("attempt", "question", "is_correct", "answered_at")
     list_filter = ("is_correct", "question__quiz")
     list_select_related = ("attempt", "question")
     search_fields = ("attempt__public_id",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -130,31 +130,24 @@ class QuizContent:
         return Level(self.level).label
 
 
+def _columns(obj: Model, *names: str) -> dict:
+    return {name: getattr(obj, name) for name in names}
+
+
 def _read(quiz_id: int) -> QuizContent:
     quiz = Quiz.objects.get(pk=quiz_id)
     questions = Question.objects.filter(quiz=quiz).prefetch_related("choices")
+    quiz_columns = ("pk", "slug", "updated_at", "level", "pass_mark", "shuffle_choices")
     return QuizContent(
-        pk=quiz.pk,
-        slug=quiz.slug,
-        updated_at=quiz.updated_at,
-        level=quiz.level,
-        pass_mark=quiz.pass_mark,
-        shuffle_choices=quiz.shuffle_choices,
-        is_published=quiz.is_published,
+        **_columns(quiz, *quiz_columns, "is_published"),
         **_texts(quiz),
         questions=tuple(
             QuestionContent(
-                pk=question.pk,
-                quiz_id=question.quiz_id,
-                position=question.position,
-                kind=question.kind,
+                **_columns(question, "pk", "quiz_id", "position", "kind"),
                 **_texts(question),
                 choices=tuple(
                     ChoiceContent(
-                        pk=choice.pk,
-                        question_id=choice.question_id,
-                        position=choice.position,
-                        is_correct=choice.is_correct,
+                        **_columns(choice, "pk", "question_id", "position", "is_correct"),
                         **_texts(choice),
                     )
                     for choice in question.choices.all()
@@ -163,7 +156,7 @@ def _read(quiz_id: int) -> QuizContent:
             for question in questions
         ),
         guide_paths=tuple(
-            GuidePathContent(pk=guide.pk, slug=guide.slug, title=Text.of(guide, "title"))
+            GuidePathContent(**_columns(guide, "pk", "slug"), title=Text.of(guide, "title"))
             for guide in quiz.guide_paths.published()
         ),
     )

@@ -52,6 +52,18 @@ def _missing_count(model: type[models.Model], language: str, prefix: str = ""):
     return sum(cases[1:], cases[0])
 
 
+def _missing_sum(model: type[models.Model], to_quiz: str, language: str):
+    """SQL summing `_missing_count` over the quiz's rows of `model`, reached by `to_quiz`."""
+    rows = (
+        model.objects.filter(**{to_quiz: OuterRef("pk")})
+        .order_by()
+        .values(to_quiz)
+        .annotate(n=Sum(_missing_count(model, language)))
+        .values("n")
+    )
+    return Coalesce(Subquery(rows, output_field=IntegerField()), 0)
+
+
 def content_place(question: int, choice: int | None = None) -> str:
     """Where something is in a quiz, numbered from 1 in order: "question 3, choice 2"."""
     if choice is None:
@@ -98,27 +110,12 @@ class QuizQuerySet(models.QuerySet):
     def with_missing_translations(self):
         """Annotate `missing_<language>`: translated fields of the quiz, its questions and
         choices that have a default-language text but none in that language."""
-        annotations = {}
-        for language in other_languages():
-            questions = (
-                Question.objects.filter(quiz=OuterRef("pk"))
-                .order_by()
-                .values("quiz")
-                .annotate(n=Sum(_missing_count(Question, language)))
-                .values("n")
-            )
-            choices = (
-                Choice.objects.filter(question__quiz=OuterRef("pk"))
-                .order_by()
-                .values("question__quiz")
-                .annotate(n=Sum(_missing_count(Choice, language)))
-                .values("n")
-            )
-            annotations[f"missing_{language}"] = (
-                _missing_count(Quiz, language)
-                + Coalesce(Subquery(questions, output_field=IntegerField()), 0)
-                + Coalesce(Subquery(choices, output_field=IntegerField()), 0)
-            )
+        annotations = {
+            f"missing_{language}": _missing_count(Quiz, language)
+            + _missing_sum(Question, "quiz", language)
+            + _missing_sum(Choice, "question__quiz", language)
+            for language in other_languages()
+        }
         return self.annotate(**annotations)
 
 
@@ -250,11 +247,25 @@ class ChoiceQuerySet(_QuizContentQuerySet):
         return set(questions.values_list("quiz_id", flat=True))
 
 
-class Question(models.Model):
+class _Ordered(models.Model):
+    """A question in its quiz or a choice in its question: shown in the order of `position`,
+    which is unique in its parent (`unique_position_in`)."""
+
+    position = models.PositiveIntegerField(_("position"))
+
+    class Meta:
+        abstract = True
+        ordering = ["position", "pk"]
+
+    @staticmethod
+    def unique_position_in(parent: str, name: str) -> models.UniqueConstraint:
+        return models.UniqueConstraint(fields=[parent, "position"], name=name)
+
+
+class Question(_Ordered):
     quiz = models.ForeignKey(
         Quiz, on_delete=models.CASCADE, related_name="questions", verbose_name=_("quiz")
     )
-    position = models.PositiveIntegerField(_("position"))
     prompt = models.TextField(_("prompt"))
     explanation = models.TextField(_("explanation"), blank=True)
     guide_url = models.URLField(
@@ -268,15 +279,10 @@ class Question(models.Model):
 
     objects = QuestionQuerySet.as_manager()
 
-    class Meta:
-        ordering = ["position", "pk"]
+    class Meta(_Ordered.Meta):
         verbose_name = _("question")
         verbose_name_plural = _("questions")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["quiz", "position"], name="question_position_unique_in_quiz"
-            ),
-        ]
+        constraints = [_Ordered.unique_position_in("quiz", "question_position_unique_in_quiz")]
 
     def __str__(self) -> str:
         return self.prompt
@@ -288,11 +294,10 @@ class Question(models.Model):
         return choice_problems(self.kind, [choice.is_correct for choice in self.choices.all()])
 
 
-class Choice(models.Model):
+class Choice(_Ordered):
     question = models.ForeignKey(
         Question, on_delete=models.CASCADE, related_name="choices", verbose_name=_("question")
     )
-    position = models.PositiveIntegerField(_("position"))
     text = models.CharField(_("text"), max_length=500)
     is_correct = models.BooleanField(_("correct"), default=False)
     feedback = models.TextField(
@@ -301,14 +306,11 @@ class Choice(models.Model):
 
     objects = ChoiceQuerySet.as_manager()
 
-    class Meta:
-        ordering = ["position", "pk"]
+    class Meta(_Ordered.Meta):
         verbose_name = _("choice")
         verbose_name_plural = _("choices")
         constraints = [
-            models.UniqueConstraint(
-                fields=["question", "position"], name="choice_position_unique_in_question"
-            ),
+            _Ordered.unique_position_in("question", "choice_position_unique_in_question")
         ]
 
     def __str__(self) -> str:

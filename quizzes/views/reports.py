@@ -40,9 +40,14 @@ def _bad_filters(form: ReportFilterForm) -> HttpResponseBadRequest:
     )
 
 
-@login_required
-@permission_required("quizzes.view_report", raise_exception=True)
-@reading_reports()
+def _for_instructors(view):
+    """Instructors only; every query of the view reads from the reports' database."""
+    return login_required(
+        permission_required("quizzes.view_report", raise_exception=True)(reading_reports()(view))
+    )
+
+
+@_for_instructors
 def reports_index(request: HttpRequest) -> HttpResponse:
     return render(request, "quizzes/reports/index.html", {"quizzes": reports.quizzes_overview()})
 
@@ -113,9 +118,7 @@ class _CountedPaginator(Paginator):
         return self._count
 
 
-@login_required
-@permission_required("quizzes.view_report", raise_exception=True)
-@reading_reports()
+@_for_instructors
 def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
     quiz = _get_report_quiz(slug)
     form = _report_form(request)
@@ -163,9 +166,7 @@ def _csv_response(rows, filename: str) -> StreamingHttpResponse:
 def _csv_export(export, suffix: str):
     """A view streaming `export(quiz=..., report_filter=...)`'s rows as `<slug>-<suffix>.csv`."""
 
-    @login_required
-    @permission_required("quizzes.view_report", raise_exception=True)
-    @reading_reports()
+    @_for_instructors
     def view(request: HttpRequest, slug: str) -> HttpResponse:
         quiz = _get_report_quiz(slug)
         form = _report_form(request)
