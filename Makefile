@@ -32,16 +32,16 @@ run: $(VENV)/.installed $(CATALOGUES)
 	@echo "Quizsite is on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# The suite runs on SQLite, then on a private PostgreSQL server it starts and stops, then on
-# SQLite again under the newest Django 6.
+# The suite runs on SQLite, then on a private PostgreSQL server it starts on a free port and
+# stops, then on SQLite again under the newest Django 6.
 test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	@mkdir -p var
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
-	scripts/postgres start
-	DATABASE_URL=$$(scripts/postgres url) $(BIN)/pytest; status=$$?; scripts/postgres stop; exit $$status
+	export QUIZSITE_PG_PORT=$${QUIZSITE_PG_PORT:-$$(scripts/free-port)}; scripts/postgres start && \
+	  DATABASE_URL=$$(scripts/postgres url) $(BIN)/pytest; status=$$?; scripts/postgres stop; exit $$status
 	$(VENV_NEW)/bin/python -c 'import sys, django; print("Python", sys.version.split()[0], "Django", django.__version__)'
 	$(VENV_NEW)/bin/pytest
 
@@ -93,13 +93,13 @@ messages: $(VENV)/.installed
 
 
 /usr/bin/chromium:
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+	scripts/apt-install "The browser tests" chromium
 
 /usr/bin/java:
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless
+	scripts/apt-install "The HTML checker of the browser tests" default-jre-headless
 
 node_modules/.installed: package.json package-lock.json
-	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm)
+	@command -v npm >/dev/null || scripts/apt-install "The browser tests' checkers" npm
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	@touch $@
 
@@ -110,6 +110,8 @@ $(VENV)/.installed: pyproject.toml
 	@touch $@
 
 $(VENV_NEW)/.installed: pyproject.toml
+	@test -x $(VENV_NEW)/bin/python || test -n "$(PYTHON_NEW)" || { echo "make test runs the suite \
+	again on Django 6, which needs Python 3.12 or newer: install one, or name it in PYTHON_NEW=."; exit 1; }
 	test -x $(VENV_NEW)/bin/python || $(PYTHON_NEW) -m venv $(VENV_NEW)
 	$(VENV_NEW)/bin/pip install --quiet --upgrade pip
 	$(VENV_NEW)/bin/pip install --quiet --upgrade -e ".[test]" "django>=6,<7"
@@ -120,5 +122,5 @@ var/secret_key:
 	$(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
 
 %.mo: %.po
-	@command -v msgfmt >/dev/null || (apt-get update -qq && apt-get install -y -qq gettext)
+	@command -v msgfmt >/dev/null || scripts/apt-install "Compiling the translations" gettext
 	msgfmt --check -o $@ $<

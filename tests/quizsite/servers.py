@@ -34,12 +34,12 @@ def wait_for_http(url: str) -> None:
 
 
 class ThrowawayPostgres:
-    """A PostgreSQL cluster of its own (port QUIZSITE_PG_PORT + 10), so that stopping it
-    leaves the suite's own database alone."""
+    """A PostgreSQL cluster of its own, on a free port, so that stopping it leaves the
+    suite's own database alone."""
 
     def __init__(self) -> None:
-        self.port = int(os.environ.get("QUIZSITE_PG_PORT", "54329")) + 10
-        self.folder = ROOT / "var" / f"postgres-throwaway-{self.port}"
+        self.port = free_port()
+        self.folder = ROOT / "var" / "postgres-throwaway"
         self.url = f"postgres://postgres@127.0.0.1:{self.port}/quizsite"
 
     def run(self, command: str) -> None:
