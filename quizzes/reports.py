@@ -495,6 +495,11 @@ def learners_overview(quiz: Quiz, report_filter: ReportFilter) -> LearnersOvervi
 # Quizzes overview
 
 
+def quiz_for_report(*, slug: str) -> Quiz | None:
+    """Any quiz, published or not: instructors report on them all."""
+    return Quiz.objects.filter(slug=slug).first()
+
+
 def quizzes_overview() -> QuerySet[Quiz]:
     """Every quiz with its started and completed attempts and mean score (one query)."""
     completed = Q(attempts__completed_at__isnull=False, attempts__max_score__gt=0)

@@ -26,10 +26,10 @@ def _report_form(request: HttpRequest) -> ReportFilterForm:
 
 
 def _get_report_quiz(slug: str) -> Quiz:
-    try:
-        return Quiz.objects.get(slug=slug)
-    except Quiz.DoesNotExist:
-        raise Http404(_("There is no quiz at this address.")) from None
+    quiz = reports.quiz_for_report(slug=slug)
+    if quiz is None:
+        raise Http404(_("There is no quiz at this address."))
+    return quiz
 
 
 def _bad_filters(form: ReportFilterForm) -> HttpResponseBadRequest:
