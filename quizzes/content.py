@@ -129,6 +129,13 @@ class QuizContent:
     def get_level_display(self) -> str:
         return Level(self.level).label
 
+    def questions_among(self, ids: list[int] | None) -> tuple[QuestionContent, ...]:
+        """The questions with these ids (all for None), in the quiz's order: an attempt's."""
+        if ids is None:
+            return self.questions
+        wanted = set(ids)
+        return tuple(question for question in self.questions if question.pk in wanted)
+
 
 def _columns(obj: Model, *names: str) -> dict:
     return {name: getattr(obj, name) for name in names}

@@ -43,6 +43,7 @@ class ReportFilterForm(forms.Form):
         required=False,
         choices=[(FIRST, _("First attempt of each learner")), (ALL, _("All attempts"))],
     )
+    practice = forms.BooleanField(label=_("Count practice attempts too"), required=False)
     sort = forms.ChoiceField(label=_("Sort learners by"), required=False)
     page = forms.IntegerField(label=_("Page"), required=False, min_value=1)
 
@@ -67,4 +68,5 @@ class ReportFilterForm(forms.Form):
             date_to=data["date_to"],
             language=data["language"],
             first_only=data["attempts"] != self.ALL,
+            with_practice=data["practice"],
         )

@@ -317,6 +317,12 @@ class Choice(_Ordered):
         return self.text
 
 
+class AttemptKind(models.TextChoices):
+    QUIZ = "quiz", _("Quiz")
+    PRACTICE = "practice", _("Practice")  # The questions missed in an earlier attempt.
+    PREVIEW = "preview", _("Editor's preview")  # Of a quiz not published yet: not reported.
+
+
 class Attempt(models.Model):
     public_id = models.UUIDField(_("public id"), default=uuid.uuid4, unique=True, editable=False)
     quiz = models.ForeignKey(
@@ -341,11 +347,42 @@ class Attempt(models.Model):
     # The learner's first attempt at this quiz (a signed-in learner is their account, an
     # anonymous one their browser's key), set when it starts so that reports filter on a column.
     is_first = models.BooleanField(_("first attempt"), default=False, editable=False)
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=AttemptKind, default=AttemptKind.QUIZ, editable=False
+    )
+    # The questions a practice attempt asks, in the quiz's order; None: every question.
+    question_ids = models.JSONField(_("questions"), null=True, blank=True, editable=False)
+    # Left for a new attempt ("Start over"): no longer the learner's attempt in progress.
+    abandoned_at = models.DateTimeField(_("abandoned"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-started_at", "pk"]
         verbose_name = _("attempt")
         verbose_name_plural = _("attempts")
+        # Whatever the races (a double click on Start, two tabs), a learner has one first
+        # attempt at a quiz, and one attempt of each kind in progress.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["quiz", "user"],
+                condition=Q(is_first=True, user__isnull=False),
+                name="attempt_first_once_per_account",
+            ),
+            models.UniqueConstraint(
+                fields=["quiz", "learner_key"],
+                condition=Q(is_first=True, user__isnull=True),
+                name="attempt_first_once_per_key",
+            ),
+            models.UniqueConstraint(
+                fields=["quiz", "user", "kind"],
+                condition=Q(completed_at=None, abandoned_at=None, user__isnull=False),
+                name="attempt_one_open_per_account",
+            ),
+            models.UniqueConstraint(
+                fields=["quiz", "learner_key", "kind"],
+                condition=Q(completed_at=None, abandoned_at=None, user__isnull=True),
+                name="attempt_one_open_per_key",
+            ),
+        ]
         # Reports filter by dates.
         indexes = [
             models.Index(fields=["quiz", "started_at"], name="attempt_quiz_started"),
@@ -360,6 +397,11 @@ class Attempt(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.completed_at is not None
+
+    @property
+    def is_open(self) -> bool:
+        """Still the learner's attempt in progress: neither finished nor abandoned."""
+        return self.completed_at is None and self.abandoned_at is None
 
     @property
     def percent(self) -> int | None:

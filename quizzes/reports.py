@@ -37,7 +37,7 @@ from django.db.models.functions import Concat, Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Answer, Attempt, Choice, Question, Quiz
+from .models import Answer, Attempt, AttemptKind, Choice, Question, Quiz
 
 # Thresholds for the flags, from the issue (and Moodle's guidance).
 EASY_ABOVE = 0.9
@@ -53,6 +53,7 @@ class ReportFilter:
     date_to: date | None = None
     language: str = ""
     first_only: bool = True
+    with_practice: bool = False  # Practice attempts too (never editors' previews).
 
 
 def _percent(prefix: str = ""):
@@ -63,7 +64,12 @@ def _percent(prefix: str = ""):
 
 def _in_report(quiz: Quiz, report_filter: ReportFilter, prefix: str = "") -> Q:
     """The filter on attempts, with a lookup prefix to apply it across a relation."""
-    kept = Q(**{f"{prefix}quiz": quiz})
+    kinds = (
+        [AttemptKind.QUIZ, AttemptKind.PRACTICE]
+        if report_filter.with_practice
+        else [AttemptKind.QUIZ]
+    )
+    kept = Q(**{f"{prefix}quiz": quiz, f"{prefix}kind__in": kinds})
     if report_filter.date_from:
         start = datetime.combine(report_filter.date_from, time.min)
         kept &= Q(**{f"{prefix}started_at__gte": timezone.make_aware(start)})

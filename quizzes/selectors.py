@@ -19,7 +19,7 @@ from guides.models import GuidePath
 from quizsite.queries import CompiledQuery, Placeholder
 
 from .content import QuestionContent, QuizContent, quiz_content
-from .models import Attempt, Quiz
+from .models import Attempt, AttemptKind, Quiz
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,18 @@ class LearnerAttempt:
         return sum(1 for step in self.steps if step.recorded is not None)
 
     @property
+    def closed_reason(self) -> str | None:
+        """Why the unfinished attempt takes no more answers, if it doesn't (services.py's
+        AttemptClosed reasons); None for an attempt in progress or finished."""
+        if self.attempt.is_finished:
+            return None
+        if self.attempt.abandoned_at is not None:
+            return "abandoned"
+        if not self.quiz.is_published and self.attempt.kind != AttemptKind.PREVIEW:
+            return "unpublished"
+        return None
+
+    @property
     def passed(self) -> bool:
         percent = self.attempt.percent
         return percent is not None and percent >= self.quiz.pass_mark
@@ -83,9 +95,9 @@ def _learner_attempts(learner: Learner) -> QuerySet[Attempt]:
     return Attempt.objects.none()
 
 
-def _steps(quiz: QuizContent, answers) -> tuple[Step, ...]:
-    """The quiz's questions with the answers given, from (question_id, is_correct, choice_id)
-    rows, one per pick; rows with no question are an outer join's empty side."""
+def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
+    """The attempt's questions with the answers given, from (question_id, is_correct,
+    choice_id) rows, one per pick; rows with no question are an outer join's empty side."""
     graded: dict[int, bool] = {}
     picked: dict[int, set[int]] = {}
     for question_id, is_correct, choice_id in answers:
@@ -101,7 +113,7 @@ def _steps(quiz: QuizContent, answers) -> tuple[Step, ...]:
             if question.pk in graded
             else None,
         )
-        for number, question in enumerate(quiz.questions, 1)
+        for number, question in enumerate(quiz.questions_among(attempt.question_ids), 1)
     )
 
 
@@ -139,7 +151,7 @@ def attempt_for_learner(*, public_id: UUID, learner: Learner) -> LearnerAttempt 
         (row.answers__question_id, row.answers__is_correct, row.answers__picks__choice)
         for row in rows
     ]
-    return LearnerAttempt(attempt, quiz, _steps(quiz, answers))
+    return LearnerAttempt(attempt, quiz, _steps(attempt, quiz, answers))
 
 
 def attempt_for_learner_orm(*, public_id: UUID, learner: Learner) -> LearnerAttempt | None:
@@ -153,7 +165,7 @@ def attempt_for_learner_orm(*, public_id: UUID, learner: Learner) -> LearnerAtte
 
 def attempt_steps(*, attempt: Attempt, quiz: QuizContent) -> tuple[Step, ...]:
     """The attempt's steps read again, after an answer recorded since (another tab)."""
-    return _steps(quiz, attempt.answers.order_by().values_list(*_ANSWER_FIELDS))
+    return _steps(attempt, quiz, attempt.answers.order_by().values_list(*_ANSWER_FIELDS))
 
 
 def quiz_for_learner(*, slug: str, can_preview: bool) -> QuizContent | None:
@@ -180,7 +192,8 @@ def resumable_attempt(*, quiz_id: int, learner: Learner) -> Resumable | None:
         return None
     latest = (
         _learner_attempts(learner)
-        .filter(quiz=quiz_id, completed_at=None)
+        .filter(quiz=quiz_id, kind__in=[AttemptKind.QUIZ, AttemptKind.PREVIEW])
+        .filter(completed_at=None, abandoned_at=None)
         .order_by("-started_at")
         .annotate(answered=Count("answers"))
         .values_list("public_id", "answered")

@@ -3,8 +3,8 @@
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import models, transaction
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery
+from django.db import IntegrityError, models, transaction
+from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -12,11 +12,23 @@ from django.utils.translation import get_language
 from quizsite.queries import CompiledQuery, Placeholder
 
 from .content import ChoiceContent, QuestionContent, QuizContent
-from .models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
+from .models import Answer, AnswerChoice, Attempt, AttemptKind, Choice, Question, Quiz
 
 
 class AlreadyAnswered(Exception):
     """The question already has an answer in this attempt; nothing was recorded."""
+
+
+class AttemptClosed(Exception):
+    """The attempt takes no more answers: it was abandoned for a new one, or its quiz was
+    unpublished since it started."""
+
+    ABANDONED = "abandoned"
+    UNPUBLISHED = "unpublished"
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
 
 
 class NotOpenYet(Exception):
@@ -27,28 +39,78 @@ class NotOpenYet(Exception):
         self.first_open = first_open  # The number of the question to answer first.
 
 
-def attempt_start(
-    *, quiz: Quiz | QuizContent, user: AbstractBaseUser | None, learner_key: str = ""
-) -> Attempt:
-    """Start an attempt, marked as the learner's first at this quiz when it is (reports).
-
-    A signed-in learner's attempt is their account's; an anonymous one's is their key's.
-    """
+def _learner(user: AbstractBaseUser | None, learner_key: str) -> dict:
+    """A signed-in learner's attempts are their account's; an anonymous one's their key's."""
     if user is not None and user.is_authenticated:
-        learner = {"user": user}
-    elif learner_key:
-        learner = {"user": None, "learner_key": learner_key}
-    else:
-        raise ValueError("An anonymous learner's attempt needs their key.")
-    earlier = Attempt.objects.filter(quiz=quiz.pk, **learner).exists()
+        return {"user": user}
+    if learner_key:
+        return {"user": None, "learner_key": learner_key}
+    raise ValueError("An anonymous learner's attempt needs their key.")
+
+
+def attempt_start(
+    *,
+    quiz: Quiz | QuizContent,
+    user: AbstractBaseUser | None,
+    learner_key: str = "",
+    kind: str = AttemptKind.QUIZ,
+    question_ids: list[int] | None = None,
+) -> Attempt:
+    """The learner's attempt of this kind in progress at the quiz, or a new one.
+
+    A new quiz attempt is marked as the learner's first at this quiz when it is (reports).
+    The database keeps one attempt in progress and one first attempt per learner, so of
+    two starts racing (a double click, two tabs) one creates it and the other resumes it.
+    """
+    learner = _learner(user, learner_key)
+    try:
+        with transaction.atomic():
+            return _open_or_new(quiz, learner, kind, question_ids)
+    except IntegrityError:  # Another start won the race: take what it made.
+        return _open_or_new(quiz, learner, kind, question_ids)
+
+
+def _open_or_new(quiz, learner: dict, kind: str, question_ids: list[int] | None) -> Attempt:
+    attempts = Attempt.objects.filter(quiz=quiz.pk, **learner)
+    found = attempts.aggregate(  # One query tells both.
+        open_id=Max("pk", filter=Q(kind=kind, completed_at=None, abandoned_at=None)),
+        quiz_attempts=Count("pk", filter=Q(kind=AttemptKind.QUIZ)),
+    )
+    if found["open_id"] is not None:
+        return Attempt.objects.get(pk=found["open_id"])
+    is_first = kind == AttemptKind.QUIZ and not found["quiz_attempts"]
     return Attempt.objects.create(
-        quiz_id=quiz.pk, language=get_language(), is_first=not earlier, **learner
+        quiz_id=quiz.pk,
+        language=get_language(),
+        is_first=is_first,
+        kind=kind,
+        question_ids=question_ids,
+        **learner,
+    )
+
+
+@transaction.atomic
+def attempt_restart(
+    *,
+    quiz: Quiz | QuizContent,
+    user: AbstractBaseUser | None,
+    learner_key: str = "",
+    kind: str = AttemptKind.QUIZ,
+    question_ids: list[int] | None = None,
+) -> Attempt:
+    """Abandon the learner's attempt of this kind in progress at the quiz ("Start over"),
+    and start a new one. The abandoned attempt and its answers stay recorded."""
+    Attempt.objects.filter(
+        quiz=quiz.pk, kind=kind, completed_at=None, abandoned_at=None, **_learner(user, learner_key)
+    ).update(abandoned_at=timezone.now())
+    return attempt_start(
+        quiz=quiz, user=user, learner_key=learner_key, kind=kind, question_ids=question_ids
     )
 
 
 # Run by every answer, compiled once (quizsite/queries.py).
 _LOCK_ATTEMPT = CompiledQuery(
-    Attempt.objects.select_for_update().filter(pk=Placeholder("id")).values_list("pk")
+    Attempt.objects.select_for_update().filter(pk=Placeholder("id")).values_list("abandoned_at")
 )
 _GRADED = CompiledQuery(
     Answer.objects.filter(attempt=Placeholder("attempt"))
@@ -65,7 +127,9 @@ def answer_record(
 
     `quiz` is the attempt's quiz, as the caller read it with the attempt. Raises
     AlreadyAnswered when the question has an answer already (a second tab, a replayed
-    POST): the first answer stands; NotOpenYet when an earlier question has none.
+    POST): the first answer stands; NotOpenYet when an earlier question has none;
+    AttemptClosed when the attempt was abandoned, or its quiz unpublished (an editor's
+    preview goes on).
     """
     if (
         choice.question_id != question.pk
@@ -76,19 +140,24 @@ def answer_record(
     # Lock the attempt: its answers are recorded one at a time, so the answers read next are
     # all it has, a second answer to the question is refused, and of two answers racing to be
     # the last one, one completes the attempt. (The unique constraint stays as a backstop.)
-    _LOCK_ATTEMPT(id=attempt.pk)
+    ((abandoned_at,),) = _LOCK_ATTEMPT(id=attempt.pk)
+    if abandoned_at is not None:
+        raise AttemptClosed(AttemptClosed.ABANDONED)
+    if not quiz.is_published and attempt.kind != AttemptKind.PREVIEW:
+        raise AttemptClosed(AttemptClosed.UNPUBLISHED)
     graded = {row.question_id: row.is_correct for row in _GRADED(attempt=attempt.pk)}
     if question.pk in graded:
         raise AlreadyAnswered
-    first_open = next(n for n, q in enumerate(quiz.questions, 1) if q.pk not in graded)
-    if quiz.questions[first_open - 1].pk != question.pk:
+    questions = quiz.questions_among(attempt.question_ids)
+    first_open = next(n for n, q in enumerate(questions, 1) if q.pk not in graded)
+    if questions[first_open - 1].pk != question.pk:
         raise NotOpenYet(first_open)
     answer = Answer.objects.create(
         attempt=attempt, question_id=question.pk, choice_id=choice.pk, is_correct=choice.is_correct
     )
     AnswerChoice.objects.create(answer=answer, choice_id=choice.pk)
     graded[question.pk] = answer.is_correct
-    total = len(quiz.questions)
+    total = len(questions)
     if len(graded) >= total:
         attempt.completed_at = timezone.now()
         attempt.score = sum(graded.values())
@@ -101,18 +170,29 @@ def answer_record(
 def attempts_claim(*, learner_key: str | None, user: AbstractBaseUser) -> int:
     """Give a learner who just signed in the attempts they made anonymously.
 
-    Their first attempt at each quiz is then the account's earliest (one more UPDATE).
+    Where both the account and the key have an attempt of a kind in progress at a quiz, the
+    key's goes on (the one the learner was just taking) and the account's is abandoned. The
+    account's first attempt at each quiz is then its earliest.
     """
     if not learner_key:
         return 0
-    claimed = Attempt.objects.filter(user=None, learner_key=learner_key).update(
-        user=user, learner_key=""
+    keys = Attempt.objects.filter(user=None, learner_key=learner_key)
+    open_for_key = keys.filter(
+        quiz=OuterRef("quiz"), kind=OuterRef("kind"), completed_at=None, abandoned_at=None
     )
+    Attempt.objects.filter(user=user, completed_at=None, abandoned_at=None).filter(
+        Exists(open_for_key)
+    ).update(abandoned_at=timezone.now())
+    claimed = keys.update(user=user, learner_key="", is_first=False)
     if claimed:
-        earlier = Attempt.objects.filter(
-            quiz=OuterRef("quiz"), user=user, started_at__lt=OuterRef("started_at")
+        quiz_attempts = Attempt.objects.filter(user=user, kind=AttemptKind.QUIZ)
+        earlier = quiz_attempts.filter(quiz=OuterRef("quiz")).filter(
+            Q(started_at__lt=OuterRef("started_at"))
+            | Q(started_at=OuterRef("started_at"), pk__lt=OuterRef("pk"))
         )
-        Attempt.objects.filter(user=user).update(is_first=~Exists(earlier))
+        # Two UPDATEs, so that no row turns first while another is still first.
+        quiz_attempts.filter(is_first=True).filter(Exists(earlier)).update(is_first=False)
+        quiz_attempts.filter(is_first=False).exclude(Exists(earlier)).update(is_first=True)
     return claimed
 
 

@@ -74,10 +74,11 @@ def choice_of(quiz: Quiz, number: int, *, correct: bool) -> Choice:
     return question.choices.filter(is_correct=correct).order_by("position").first()
 
 
-def start(client, quiz: Quiz, lang: str = "en") -> Attempt:
+def start(client, quiz: Quiz, lang: str = "en", *, start_over: bool = False) -> Attempt:
+    """Start the quiz as a learner would; `start_over` leaves the attempt in progress."""
     with translation.override(lang):
         url = reverse("quiz_start", kwargs={"slug": quiz.slug})
-    response = client.post(url)
+    response = client.post(url, {"start_over": "1"} if start_over else {})
     assert response.status_code == 302, response
     return Attempt.objects.order_by("-pk").first()
 

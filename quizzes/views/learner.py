@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ..content import ChoiceContent, QuestionContent, QuizContent
 from ..forms import AnswerForm
+from ..models import AttemptKind
 from ..selectors import (
     LearnerAttempt,
     Recorded,
@@ -20,7 +21,14 @@ from ..selectors import (
     quiz_for_learner,
     resumable_attempt,
 )
-from ..services import AlreadyAnswered, NotOpenYet, answer_record, attempt_start
+from ..services import (
+    AlreadyAnswered,
+    AttemptClosed,
+    NotOpenYet,
+    answer_record,
+    attempt_restart,
+    attempt_start,
+)
 from .learners import keep_learner_key, learner_of, new_learner_key
 
 
@@ -53,15 +61,18 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
+    """Start the quiz, or resume the attempt in progress; "Start over" abandons that one."""
     quiz = _get_published_quiz(request, slug)
     if not quiz.questions:
         raise Http404(_("This quiz has no questions yet."))
+    start = attempt_restart if request.POST.get("start_over") else attempt_start
+    kind = AttemptKind.QUIZ if quiz.is_published else AttemptKind.PREVIEW
     if request.user.is_authenticated:
-        attempt = attempt_start(quiz=quiz, user=request.user)
+        attempt = start(quiz=quiz, user=request.user, kind=kind)
         return redirect(attempt.question_url(1))
     key = learner_of(request).key or new_learner_key()
-    attempt = attempt_start(quiz=quiz, user=None, learner_key=key)
-    response = redirect(attempt.question_url(1))
+    attempt = start(quiz=quiz, user=None, learner_key=key, kind=kind)
+    response = redirect(attempt.question_url(1))  # Then on to its first open question.
     keep_learner_key(response, key)  # Again, so that it lasts from the latest start.
     return response
 
@@ -121,6 +132,8 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
             )
         except NotOpenYet as refusal:
             return _out_of_order(request, found, refusal.first_open)
+        except AttemptClosed:
+            return _question_page(request, found, step, status=409)
         except AlreadyAnswered:  # In another tab, since this request read the answers.
             found = replace(found, steps=attempt_steps(attempt=found.attempt, quiz=found.quiz))
             step = found.steps[step.number - 1]
@@ -163,6 +176,7 @@ def _question_page(
         "total": total,
         "answered_count": found.answered_count,
         "answered": step.recorded is not None,
+        "closed": found.closed_reason,
         **_review(choices, step.recorded),
         "choice_order": _choice_order(found),
         "next_url": found.attempt.question_url(step.number + 1)

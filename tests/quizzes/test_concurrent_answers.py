@@ -22,6 +22,18 @@ pytestmark = [
 ]
 
 
+def wait_for_lock_waiters(count: int) -> None:
+    """Until `count` other connections wait on a lock (the attempt's row)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            if cursor.fetchone()[0] >= count:
+                return
+        time.sleep(0.02)
+    raise AssertionError(f"{count} answers never waited on the attempt's lock.")
+
+
 def race(attempt: Attempt, questions) -> list[Exception]:
     """Answer each question in a thread of its own, all released at once by a lock holder."""
     locked, go, errors = threading.Event(), threading.Event(), []
@@ -51,9 +63,9 @@ def race(attempt: Attempt, questions) -> list[Exception]:
     holder.start()
     locked.wait()
     threads = [threading.Thread(target=answer, args=(question,)) for question in questions]
-    for thread in threads:
-        thread.start()
-    time.sleep(0.5)  # Both are now waiting on the lock (without it, they'd be done).
+    for waiting, thread in enumerate(threads, 1):
+        thread.start()  # In order: PostgreSQL grants the lock to its waiters in turn.
+        wait_for_lock_waiters(waiting)
     go.set()
     for thread in [holder, *threads]:
         thread.join(10)

@@ -97,6 +97,7 @@ class _Seeder:
             language = self.rng.choice(self.languages)
             tries = 1 + (self.rng.random() < 0.3) + (self.rng.random() < 0.1)
             start = self.now - timedelta(days=self.rng.uniform(4, 90))
+            left_open = None  # The learner's unfinished attempt, abandoned if they start again.
             for number in range(tries):
                 if made >= count + unfinished:
                     break
@@ -110,6 +111,9 @@ class _Seeder:
                 )
                 picks = self._answers(ability + 0.3 * number, language, done)
                 pending.append((attempt, learner if signed_in else None, picks))
+                if left_open is not None:
+                    left_open.abandoned_at = attempt.started_at
+                left_open = None if done else attempt
                 made += 1
             # Flush between learners, so that each learner's account is made once.
             if len(pending) >= BATCH:
