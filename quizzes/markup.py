@@ -38,11 +38,14 @@ from pygments.lexers import get_lexer_by_name
 from pygments.token import STANDARD_TYPES
 from pygments.util import ClassNotFound
 
-# Past these, markdown-it's worst cases (thousands of `[` or `*_`) and latex2mathml (about 25 µs
-# a character) would take tens of milliseconds; real question texts are far shorter.
-MAX_SOURCE_LENGTH = 5_000
-MAX_FORMULA_LENGTH = 1_000
-MAX_FORMULAS_LENGTH = 2_000  # all the formulas of one text together
+# markdown-it is quadratic on unclosed brackets (3,000 `[` take about 40 ms, 5,000 about 110 ms),
+# Pygments and latex2mathml take 15 to 25 µs a character: these limits keep a text's rendering
+# well under 100 ms. The longest demo text is about 600 characters; a choice holds 500.
+MAX_SOURCE_LENGTH = 3_000
+MAX_FORMULA_LENGTH = 500
+MAX_FORMULAS_LENGTH = 1_000  # all the formulas of one text together
+# Code past this much in one text shows unhighlighted (still correct, just plain).
+MAX_HIGHLIGHTED_LENGTH = 1_500
 # How much of a formula a message quotes so the editor can find it.
 FORMULA_START_LENGTH = 30
 
@@ -168,8 +171,12 @@ def _lexer(language: str):
         return None
 
 
-def _code_block(code: str, language: str) -> str:
+def _code_block(code: str, language: str, *, env: dict) -> str:
     lexer = _lexer(language.lower()) if language else None
+    if lexer is not None:
+        env["highlighted_length"] = env.get("highlighted_length", 0) + len(code)
+        if env["highlighted_length"] > MAX_HIGHLIGHTED_LENGTH:
+            lexer = None
     body = highlight(code, lexer, _FORMATTER) if lexer is not None else escape(code, quote=False)
     return f'<pre class="{CODE_BLOCK_CLASS}" tabindex="0"><code>{body}</code></pre>\n'
 
@@ -257,7 +264,7 @@ def _math(tex: str, *, display: bool, env: dict) -> str:
     except _TexError as error:
         env.setdefault("problems", []).append(str(error))
         if display:
-            return _code_block(tex.strip("\n") + "\n", "")
+            return _code_block(tex.strip("\n") + "\n", "", env=env)
         return f"<code>{escape(tex, quote=False)}</code>"
     if display:
         return f'<div class="{MATH_BLOCK_CLASS}" tabindex="0">{mathml}</div>\n'
@@ -267,11 +274,11 @@ def _math(tex: str, *, display: bool, env: dict) -> str:
 def _render_fence(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
     language = token.info.split(maxsplit=1)[0] if token.info.strip() else ""
-    return _code_block(token.content, language)
+    return _code_block(token.content, language, env=env)
 
 
 def _render_code_block(self, tokens, idx, options, env) -> str:
-    return _code_block(tokens[idx].content, "")
+    return _code_block(tokens[idx].content, "", env=env)
 
 
 def _render_math_inline(self, tokens, idx, options, env) -> str:
@@ -338,7 +345,8 @@ def _to_html(source: str, *, inline: bool, env: dict) -> str:
             gettext("This text is %(length)d characters long; the limit is %(limit)d.")
             % {"length": len(source), "limit": MAX_SOURCE_LENGTH}
         )
-        text = escape(source, quote=False)
+        # Its beginning as plain text: the work stays bounded however long the source is.
+        text = escape(source[:MAX_SOURCE_LENGTH], quote=False) + "…"
         return text if inline else f"<p>{text}</p>"
     return _MD.renderInline(source, env) if inline else _MD.render(source, env)
 
