@@ -120,7 +120,8 @@ class Rendered:
         return self.html
 
     def __str__(self) -> str:
-        return self.html
+        # Django's templates turn a value into a string before escaping it.
+        return mark_safe(self.html)
 
     def __bool__(self) -> bool:
         return bool(self.html)
@@ -388,7 +389,7 @@ _SPACES = "[ \t\u00a0\u202f]+"
 _SPACE_BEFORE_NARROW = re.compile(_SPACES + "(?=[;!?%])")
 _SPACE_BEFORE_COLON = re.compile(_SPACES + "(?=:)")
 # A mark straight after a word, when it ends a clause (so not "https://", "10:30", "a?b=1").
-_CLAUSE_END = r"(?:[\s?!.,;:)\]»”\"]|$)"
+_CLAUSE_END = r"(?:[\s?!.,)\]»”\"]|$)"
 _MISSING_BEFORE_NARROW = re.compile(r"(?<=[\w)\]”])(?=[;!?]" + _CLAUSE_END + ")")
 _MISSING_BEFORE_COLON = re.compile(r"(?<=[\w)\]”])(?=:" + _CLAUSE_END + ")")
 _MISSING_BEFORE_PERCENT = re.compile(r"(?<=\d)(?=%(?![\w(]))")
