@@ -51,6 +51,8 @@ FORMULA_START_LENGTH = 30
 
 CODE_BLOCK_CLASS = "code-block"
 MATH_BLOCK_CLASS = "math-block"
+TABLE_SCROLL_CLASS = "table-scroll"
+TABLE_CLASS = "content-table"
 ALIGN_CLASSES = {"left": "align-left", "center": "align-center", "right": "align-right"}
 HEADING_SHIFT = 2
 
@@ -96,8 +98,9 @@ _ATTRIBUTE_VALUES = {
 }
 _CLASSES = {
     "pre": {CODE_BLOCK_CLASS},
-    "div": {MATH_BLOCK_CLASS},
+    "div": {MATH_BLOCK_CLASS, TABLE_SCROLL_CLASS},
     "span": _PYGMENTS_CLASSES,
+    "table": {TABLE_CLASS},
     "th": set(ALIGN_CLASSES.values()),
     "td": set(ALIGN_CLASSES.values()),
 }
@@ -300,6 +303,15 @@ def _render_image(self, tokens, idx, options, env) -> str:
     return escape(self.renderInlineAsText(token.children or [], options, env), quote=False)
 
 
+def _render_table_open(self, tokens, idx, options, env) -> str:
+    """A table scrolls sideways in its own focusable box rather than widening a phone's page."""
+    return f'<div class="{TABLE_SCROLL_CLASS}" tabindex="0"><table class="{TABLE_CLASS}">\n'
+
+
+def _render_table_close(self, tokens, idx, options, env) -> str:
+    return self.renderToken(tokens, idx, options, env) + "</div>\n"
+
+
 def _shift_headings_and_align_cells(state) -> None:
     """`#` becomes `<h3>` (see the module's docstring); table alignment becomes a class.
 
@@ -334,6 +346,8 @@ def _markdown() -> MarkdownIt:
     md.add_render_rule("math_inline", _render_math_inline)
     md.add_render_rule("math_block", _render_math_block)
     md.add_render_rule("image", _render_image)
+    md.add_render_rule("table_open", _render_table_open)
+    md.add_render_rule("table_close", _render_table_close)
     return md
 
 
