@@ -353,3 +353,12 @@ def test_only_french_texts_get_french_typography():
 def test_french_typography_is_idempotent():
     once = html("« Vraiment? » Oui: 50%!", language="fr")
     assert french_typography(once) == once
+
+
+def test_problems_speak_the_editors_language():
+    with translation.override("fr"):
+        (message,) = problems("$\\frac{a$")
+    assert message == (
+        f"La formule commençant par «{NBSP}\\frac{{a{NBSP}» a une accolade "
+        f"«{NBSP}{{{NBSP}» ou «{NBSP}}}{NBSP}» de trop."
+    )
