@@ -362,3 +362,11 @@ def test_problems_speak_the_editors_language():
         f"La formule commençant par «{NBSP}\\frac{{a{NBSP}» a une accolade "
         f"«{NBSP}{{{NBSP}» ou «{NBSP}}}{NBSP}» de trop."
     )
+
+
+def test_images_only_from_the_sites_media(settings):
+    settings.MEDIA_URL = "/media/"
+    output = html('![A diagram](/media/quizzes/dp.png "Replicas") ![x](/static/y.png)')
+    assert '<img src="/media/quizzes/dp.png" alt="A diagram" title="Replicas">' in output
+    assert output.count("<img") == 1 and "![x](/static/y.png)" in output
+    assert_harmless(html("![x](/media/a.png) <img src=/media/a.png onerror=alert(1)>"))
