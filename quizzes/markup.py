@@ -262,15 +262,16 @@ def _tex_to_mathml(tex: str, *, display: bool, env: dict) -> str:
     return mathml.replace(_MATHML_XMLNS, "", 1)
 
 
-def _math(tex: str, *, display: bool, env: dict) -> str:
+def _math(tex: str, *, display: bool, own_lines: bool, env: dict) -> str:
+    """A formula; on its own lines it gets a box that scrolls, like a code block."""
     try:
         mathml = _tex_to_mathml(tex, display=display, env=env)
     except _TexError as error:
         env.setdefault("problems", []).append(str(error))
-        if display:
+        if own_lines:
             return _code_block(tex.strip("\n") + "\n", "", env=env)
         return f"<code>{escape(tex, quote=False)}</code>"
-    if display:
+    if own_lines:
         return f'<div class="{MATH_BLOCK_CLASS}" tabindex="0">{mathml}</div>\n'
     return mathml
 
@@ -286,11 +287,16 @@ def _render_code_block(self, tokens, idx, options, env) -> str:
 
 
 def _render_math_inline(self, tokens, idx, options, env) -> str:
-    return _math(tokens[idx].content, display=False, env=env)
+    return _math(tokens[idx].content, display=False, own_lines=False, env=env)
+
+
+def _render_math_inline_double(self, tokens, idx, options, env) -> str:
+    """`$$…$$` within a line: displayed, but still inside its paragraph."""
+    return _math(tokens[idx].content, display=True, own_lines=False, env=env)
 
 
 def _render_math_block(self, tokens, idx, options, env) -> str:
-    return _math(tokens[idx].content, display=True, env=env)
+    return _math(tokens[idx].content, display=True, own_lines=True, env=env)
 
 
 def _render_image(self, tokens, idx, options, env) -> str:
@@ -338,12 +344,14 @@ def _markdown() -> MarkdownIt:
         allow_space=False,
         allow_digits=False,
         allow_blank_lines=False,
+        double_inline=True,
     )
     md.validateLink = _is_allowed_url
     md.core.ruler.push("quizsite_headings_cells", _shift_headings_and_align_cells)
     md.add_render_rule("fence", _render_fence)
     md.add_render_rule("code_block", _render_code_block)
     md.add_render_rule("math_inline", _render_math_inline)
+    md.add_render_rule("math_inline_double", _render_math_inline_double)
     md.add_render_rule("math_block", _render_math_block)
     md.add_render_rule("image", _render_image)
     md.add_render_rule("table_open", _render_table_open)

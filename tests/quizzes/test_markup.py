@@ -122,6 +122,13 @@ def test_display_maths_becomes_a_scrolling_block():
     assert "<mfrac>" in output
 
 
+def test_display_maths_within_a_line_stays_in_its_paragraph():
+    for inline in (False, True):
+        output = html("so $$B \\times W$$ in all", inline=inline)
+        assert '<math display="block"><mrow><mi>B</mi>' in output
+        assert "$" not in output and "<div" not in output
+
+
 def test_money_stays_money():
     assert "<math" not in html("It costs $5 and $6, or $ 7 $.")
     assert html("Escaped \\$x\\$ too.").strip() == "<p>Escaped $x$ too.</p>"
