@@ -381,9 +381,9 @@ def is_french(language: str) -> bool:
 def render(source: str, *, language: str, inline: bool = False) -> Rendered:
     """Safe HTML for a text written in `language`; never raises.
 
-    `inline=True` renders phrasing content only (no paragraphs, lists, code blocks, tables or
-    display maths: they show as their source), for a text that must fit in a `<label>`, a
-    `<legend>` or a heading. French texts get `french_typography`.
+    `inline=True` renders phrasing content only (no paragraphs, lists, code blocks or tables:
+    they show as their source), for a text that must fit in a `<label>`, a `<legend>` or a
+    heading. French texts get `french_typography`.
     """
     html = _CLEANER.clean(_to_html(source, inline=inline, env={}))
     if is_french(language):
@@ -395,7 +395,8 @@ def problems(source: str, *, inline: bool = False) -> list[str]:
     """What an editor must fix before this text can be saved or imported, in reading order.
 
     The messages don't name the field: the admin form or the importer adds it. They are the
-    cases where `render` would show a formula as code, or the whole text as plain text.
+    cases where `render` would show a formula as code, or the whole text as plain text; pass
+    the same `inline` as the page will.
     """
     env: dict = {}
     _to_html(source, inline=inline, env=env)
@@ -403,8 +404,8 @@ def problems(source: str, *, inline: bool = False) -> list[str]:
 
 
 # French typography (Imprimerie nationale): a no-break space (U+00A0) before ":" and inside
-# « », a narrow no-break space (U+202F) before ";", "!", "?" and before "%" (as most French
-# publishers and the Unicode CLDR do for percentages).
+# « », a narrow no-break space (U+202F) before ";", "!", "?", and before "%" as is usual for a
+# percentage (it keeps "50 %" together without the width of a full space).
 NBSP = "\u00a0"
 NNBSP = "\u202f"
 _SPACES = "[ \t\u00a0\u202f]+"
