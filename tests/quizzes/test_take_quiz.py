@@ -73,7 +73,7 @@ def test_whole_quiz_in_french(client, quiz):
     page = client.get(results_url(attempt, "fr")).content.decode()
     assert '<html lang="fr">' in page
     assert "4 / 8" in page
-    assert "Pas encore réussi : le seuil de réussite est de 70 %." in page
+    assert "Pas encore réussi\u00a0: le seuil de réussite est de 70\u202f%." in page
 
 
 def test_failing_score_is_not_passed(client, guide):
