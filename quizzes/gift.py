@@ -22,11 +22,9 @@ from .moodle_common import (
     ContentFileError,
     Origin,
     Parsed,
-    category_title,
-    default_quiz_title,
+    QuizCollector,
     language_check,
     multiple_weights,
-    quiz_slug_for,
     size_check,
     text_in,
     to_markdown,
@@ -34,6 +32,8 @@ from .moodle_common import (
     true_false_texts,
     utf8_decode,
     weight_text,
+    weighted_correct,
+    weighted_kind,
 )
 
 __all__ = ["MAX_BYTES", "ContentFileError", "Parsed", "gift_export", "gift_parse"]
@@ -81,25 +81,9 @@ class _Block:
 @dataclass
 class _Reader:
     language: str
-    quiz_slug: str | None
+    quizzes: QuizCollector
     problems: list[tuple[str, str]]
     warnings: list[tuple[str, str]]
-
-    def __post_init__(self):
-        self.quizzes: dict[str, dict] = {}
-        self.origins: dict[str, list[Origin]] = {}
-        self.category = ""
-
-    def quiz(self) -> tuple[dict, list[Origin]]:
-        """The quiz that the current category's questions go into, made on first use."""
-        key = "" if self.quiz_slug else self.category
-        if key not in self.quizzes:
-            title = category_title(self.category) or default_quiz_title(self.language)
-            taken = {quiz["slug"] for quiz in self.quizzes.values()}
-            slug = self.quiz_slug or quiz_slug_for(title, taken)
-            self.quizzes[key] = {"slug": slug, "title": {self.language: title}, "questions": []}
-            self.origins[key] = []
-        return self.quizzes[key], self.origins[key]
 
     def text(self, raw: str, default_format: str, place: str) -> tuple[str, str]:
         """A text with its optional [format] first, as Markdown; and its format."""
@@ -123,7 +107,7 @@ class _Reader:
         first_line = block.lines[0][0]
         if joined.startswith("$CATEGORY:"):
             head, _newline, rest = joined.partition("\n")
-            self.category = _escape_post(head.removeprefix("$CATEGORY:")).strip()
+            self.quizzes.category(_escape_post(head.removeprefix("$CATEGORY:")).strip())
             if not rest.strip():
                 return
             offset = len(head) + 1
@@ -191,18 +175,11 @@ class _Reader:
         else:
             message = gettext("a short-answer question: this site has no such question.")
             return self.refuse(place, message)
-        quiz, origins = self.quiz()
-        quiz["questions"].append(question)
-        origins.append(Origin(place=place, name=name))
+        self.quizzes.add(question, Origin(place=place, name=name))
         return None
 
     def choices(self, answers: str, text_format: str, place: str) -> dict | None:
-        """A multiple-choice question's choices: with one `=` it is single choice.
-
-        Without `=`, Moodle lets learners pick several and scores each by its
-        weight; here a choice is correct when its weight is above 0.
-        """
-        single = "=" in answers
+        """A multiple-choice question's choices: with a `=` it is single choice."""
         items = answers.replace("=", "~=").split("~")
         if not items[0].strip():
             items = items[1:]
@@ -217,44 +194,23 @@ class _Reader:
                 weight = 0.0
             answer, _hash, feedback = item.partition("#")
             answer_text, answer_format = self.text(answer, text_format, place)
-            choice = {"text": self.texts(answer_text), "correct": weight > 0}
+            choice = {"text": self.texts(answer_text)}
             feedback_text, _format = self.text(feedback, answer_format, place)
             if feedback_text:
                 choice["feedback"] = self.texts(feedback_text)
             choices.append(choice)
             weights.append(weight)
-        if len(choices) < 2:
-            self.refuse(place, gettext("a multiple-choice question needs at least two answers."))
+        weighted = weighted_kind(weights, single="=" in answers)
+        if weighted.problem:
+            self.refuse(place, weighted.problem)
             return None
-        if single:
-            if weights.count(100.0) > 1:
-                message = gettext(
-                    "several answers are marked right (=), but a single-choice question "
-                    "has exactly one."
-                )
-                self.refuse(place, message)
-                return None
-            partial = [weight for weight in weights if weight not in (0.0, 100.0)]
-            for choice, weight in zip(choices, weights, strict=True):
-                choice["correct"] = weight == 100.0
-            if partial:
-                message = gettext(
-                    "partial credit is lost: the answers weighted %(weights)s count as wrong."
-                )
-                weights_text = ", ".join(f"{weight_text(weight)} %" for weight in partial)
-                self.warnings.append((place, message % {"weights": weights_text}))
-            return {"choices": choices}
-        if not any(weight > 0 for weight in weights):
-            self.refuse(place, gettext("no answer has a weight above 0: none is right."))
-            return None
-        message = gettext(
-            "partial credit is lost (weights %(weights)s): the answers weighted above 0 "
-            "are the correct choices, and the question is right only when all of them "
-            "and no other are picked."
-        )
-        weights_text = ", ".join(f"{weight_text(weight)} %" for weight in weights)
-        self.warnings.append((place, message % {"weights": weights_text}))
-        return {"kind": "multiple", "choices": choices}
+        if weighted.warning:
+            self.warnings.append((place, weighted.warning))
+        for choice, correct in zip(
+            choices, weighted_correct(weights, kind=weighted.kind), strict=True
+        ):
+            choice["correct"] = correct
+        return ({"kind": weighted.kind} if weighted.kind != "single" else {}) | {"choices": choices}
 
     def true_false(self, answers: str, text_format: str, place: str) -> dict:
         """{T#wrong#right}: the first feedback is for a wrong answer, the second a right one."""
@@ -305,13 +261,13 @@ def gift_parse(text: str | bytes, *, language: str, quiz_slug: str | None = None
         size_check(len(text), MAX_BYTES)
         size_check(len(text.encode("utf-8", "surrogatepass")), MAX_BYTES)
         text = text.removeprefix("\ufeff")
-    reader = _Reader(language=language, quiz_slug=quiz_slug, problems=[], warnings=[])
+    quizzes = QuizCollector(language=language, quiz_slug=quiz_slug)
+    reader = _Reader(language=language, quizzes=quizzes, problems=[], warnings=[])
     for block in _blocks(text):
         reader.block(block)
-    keys = [key for key, quiz in reader.quizzes.items() if quiz["questions"]]
     return Parsed(
-        quizzes=[reader.quizzes[key] for key in keys],
-        origins=[reader.origins[key] for key in keys],
+        quizzes=quizzes.quizzes(),
+        origins=quizzes.origins(),
         problems=reader.problems,
         warnings=reader.warnings,
     )

@@ -401,3 +401,101 @@ class _HTMLToMarkdown(HTMLParser):
         # A line break is only kept between two lines of one paragraph.
         text = re.sub(_BREAK + r"\n(?=\n|$)|^(" + _BREAK + r"\n)+", "\n", text).strip()
         return text.replace(_BREAK, "\\")
+
+
+@dataclass
+class QuizCollector:
+    """Sorts the questions read into quizzes: one per Moodle category, or all into one.
+
+    A category's quiz is made when its first question is added, so a category
+    without questions that could be imported makes no quiz.
+    """
+
+    language: str
+    quiz_slug: str | None
+
+    def __post_init__(self):
+        self._quizzes: dict[str, dict] = {}
+        self._origins: dict[str, list[Origin]] = {}
+        self._descriptions: dict[str, str] = {}
+        self._category = ""
+
+    def category(self, path: str, description: str = "") -> None:
+        self._category = path
+        if description:
+            self._descriptions.setdefault(path, description)
+
+    def add(self, question: dict, origin: Origin) -> None:
+        key = "" if self.quiz_slug else self._category
+        if key not in self._quizzes:
+            title = category_title(self._category) or default_quiz_title(self.language)
+            taken = {quiz["slug"] for quiz in self._quizzes.values()}
+            slug = self.quiz_slug or quiz_slug_for(title, taken)
+            quiz = {"slug": slug, "title": {self.language: title}}
+            description = self._descriptions.get(self._category)
+            if description:
+                quiz["description"] = {self.language: description}
+            self._quizzes[key] = quiz | {"questions": []}
+            self._origins[key] = []
+        self._quizzes[key]["questions"].append(question)
+        self._origins[key].append(origin)
+
+    def quizzes(self) -> list[dict]:
+        return list(self._quizzes.values())
+
+    def origins(self) -> list[list[Origin]]:
+        return list(self._origins.values())
+
+
+@dataclass(frozen=True)
+class Weighted:
+    """Choices whose Moodle weights were read: their kind, or why they were refused."""
+
+    kind: str = "single"
+    problem: str = ""
+    warning: str = ""
+
+
+def weighted_kind(weights: list[float], *, single: bool) -> Weighted:
+    """Our kind for a Moodle multiple-choice question, from its answers' weights (percent).
+
+    With one answer to pick (single), the answer weighted 100 % is the correct
+    one, and answers with partial credit count as wrong. With several to pick,
+    Moodle adds up the weights; here a choice is correct when its weight is
+    above 0 and the question is right only when all of those are picked.
+    """
+    if len(weights) < 2:
+        return Weighted(problem=gettext("a multiple-choice question needs at least two answers."))
+    if single:
+        if weights.count(100.0) > 1:
+            message = gettext(
+                "several answers are marked right, but a single-choice question has exactly one."
+            )
+            return Weighted(problem=message)
+        if 100.0 not in weights:
+            return Weighted(problem=gettext("no answer is weighted 100 %: none is right."))
+        partial = [weight for weight in weights if weight not in (0.0, 100.0)]
+        if not partial:
+            return Weighted()
+        message = gettext(
+            "partial credit is lost: the answers weighted %(weights)s count as wrong."
+        )
+        return Weighted(warning=message % {"weights": _weights_text(partial)})
+    if not any(weight > 0 for weight in weights):
+        return Weighted(problem=gettext("no answer has a weight above 0: none is right."))
+    message = gettext(
+        "partial credit is lost (weights %(weights)s): the answers weighted above 0 "
+        "are the correct choices, and the question is right only when all of them "
+        "and no other are picked."
+    )
+    return Weighted(kind="multiple", warning=message % {"weights": _weights_text(weights)})
+
+
+def weighted_correct(weights: list[float], *, kind: str) -> list[bool]:
+    if kind == "multiple":
+        return [weight > 0 for weight in weights]
+    return [weight == 100.0 for weight in weights]
+
+
+def _weights_text(weights: list[float]) -> str:
+    return ", ".join(f"{weight_text(weight)} %" for weight in weights)
