@@ -473,7 +473,8 @@ def weighted_kind(weights: list[float], *, single: bool) -> Weighted:
             )
             return Weighted(problem=message)
         if 100.0 not in weights:
-            return Weighted(problem=gettext("no answer is weighted 100 %: none is right."))
+            message = gettext("no answer has full marks (weight 100): none is right.")
+            return Weighted(problem=message)
         partial = [weight for weight in weights if weight not in (0.0, 100.0)]
         if not partial:
             return Weighted()

@@ -258,7 +258,9 @@ class _Reader:
                 choice["feedback"] = feedback
             choices.append(choice)
         if sum(choice["correct"] for choice in choices) != 1:
-            message = gettext("a true/false question needs exactly one answer weighted 100 %.")
+            message = gettext(
+                "a true/false question needs exactly one answer with full marks (weight 100)."
+            )
             self.problems.append((place, message))
             return None
         return {"kind": "true_false", "choices": choices}
