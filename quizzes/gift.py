@@ -19,15 +19,19 @@ from .moodle_common import (
     FORMAT_HTML,
     FORMAT_MARKDOWN,
     FORMAT_PLAIN,
+    MAX_QUESTIONS,
     ContentFileError,
     Origin,
     Parsed,
     QuizCollector,
     language_check,
     multiple_weights,
+    questions_check,
     size_check,
     text_in,
     to_markdown,
+    too_long,
+    too_many_answers,
     true_false_choices,
     true_false_texts,
     utf8_decode,
@@ -36,9 +40,18 @@ from .moodle_common import (
     weighted_kind,
 )
 
-__all__ = ["MAX_BYTES", "ContentFileError", "Parsed", "gift_export", "gift_parse"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_LINES",
+    "MAX_QUESTIONS",
+    "ContentFileError",
+    "Parsed",
+    "gift_export",
+    "gift_parse",
+]
 
 MAX_BYTES = 5 * 2**20  # A GIFT file of 5 MB holds tens of thousands of questions.
+MAX_LINES = 200_000  # Counted before reading: 5,000 questions (MAX_QUESTIONS) take about 50,000.
 
 _FORMATS = {"html": FORMAT_HTML, "markdown": FORMAT_MARKDOWN, "moodle": FORMAT_PLAIN}
 _FORMATS["plain"] = FORMAT_PLAIN
@@ -103,8 +116,12 @@ class _Reader:
         return {self.language: text}
 
     def block(self, block: _Block) -> None:
-        joined = _escape_pre("\n".join(text for _number, text in block.lines))
         first_line = block.lines[0][0]
+        joined = "\n".join(text for _number, text in block.lines)
+        problem = too_long(len(joined))
+        if problem:
+            return self.refuse(_place(first_line, ""), problem)
+        joined = _escape_pre(joined)
         if joined.startswith("$CATEGORY:"):
             head, _newline, rest = joined.partition("\n")
             self.quizzes.category(_escape_post(head.removeprefix("$CATEGORY:")).strip())
@@ -180,6 +197,10 @@ class _Reader:
 
     def choices(self, answers: str, text_format: str, place: str) -> dict | None:
         """A multiple-choice question's choices: with a `=` it is single choice."""
+        problem = too_many_answers(answers.count("~") + answers.count("="))
+        if problem:
+            self.refuse(place, problem)
+            return None
         items = answers.replace("=", "~=").split("~")
         if not items[0].strip():
             items = items[1:]
@@ -245,6 +266,10 @@ def _blocks(text: str) -> list[_Block]:
     return blocks
 
 
+def _category_only(block: _Block) -> bool:
+    return len(block.lines) == 1 and block.lines[0][1].startswith("$CATEGORY:")
+
+
 def gift_parse(text: str | bytes, *, language: str, quiz_slug: str | None = None) -> Parsed:
     """Read a GIFT file into quiz-file dicts whose texts are in `language`.
 
@@ -263,7 +288,13 @@ def gift_parse(text: str | bytes, *, language: str, quiz_slug: str | None = None
         text = text.removeprefix("\ufeff")
     quizzes = QuizCollector(language=language, quiz_slug=quiz_slug)
     reader = _Reader(language=language, quizzes=quizzes, problems=[], warnings=[])
-    for block in _blocks(text):
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        message = gettext("The file has %(count)s lines; at most %(limit)s are read.")
+        raise ContentFileError([("", message % {"count": lines, "limit": MAX_LINES})])
+    blocks = _blocks(text)
+    questions_check(sum(not _category_only(block) for block in blocks))
+    for block in blocks:
         reader.block(block)
     return Parsed(
         quizzes=quizzes.quizzes(),

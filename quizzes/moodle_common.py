@@ -18,6 +18,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 SLUG_MAX_LENGTH = 100  # Quiz.slug's max_length.
+# Limits that keep reading any file within the size limit to about a second.
+MAX_QUESTIONS = 5_000  # In one file.
+MAX_TEXT = 100_000  # Characters in one text (GIFT: in one question).
+MAX_ANSWERS = 100  # In one question.
 
 
 class ContentFileError(ValueError):
@@ -84,6 +88,29 @@ def size_check(size: int, limit: int) -> None:
         )
 
 
+def questions_check(count: int) -> None:
+    if count > MAX_QUESTIONS:
+        message = gettext(
+            "The file holds %(count)s questions; at most %(limit)s are imported at once."
+        )
+        raise ContentFileError([("", message % {"count": count, "limit": MAX_QUESTIONS})])
+
+
+def too_long(length: int) -> str:
+    """The problem of a question with a text of `length` characters, or ""."""
+    if length <= MAX_TEXT:
+        return ""
+    message = gettext("a text of %(length)s characters: at most %(limit)s are read.")
+    return message % {"length": length, "limit": MAX_TEXT}
+
+
+def too_many_answers(count: int) -> str:
+    if count <= MAX_ANSWERS:
+        return ""
+    message = gettext("%(count)s answers: at most %(limit)s are read.")
+    return message % {"count": count, "limit": MAX_ANSWERS}
+
+
 def utf8_decode(content: bytes) -> str:
     """The text of a UTF-8 file; a file in another encoding, or mixing two, is refused.
 
@@ -114,14 +141,20 @@ def category_title(path: str) -> str:
     return parts[-1] if parts else ""
 
 
-def quiz_slug_for(title: str, taken: set[str]) -> str:
-    """A slug for a quiz made from a category, unlike the ones already taken."""
+def quiz_slug_for(title: str, taken: set[str], numbers: dict[str, int]) -> str:
+    """A slug for a quiz made from a category, unlike the ones `taken`, which it joins.
+
+    `numbers` keeps the last number tried after each slug, so that thousands of
+    categories of one name don't try the same numbers again each time.
+    """
     base = slugify(title)[:SLUG_MAX_LENGTH].strip("-") or "quiz"
-    slug, number = base, 1
+    slug, number = base, numbers.get(base, 1)
     while slug in taken:
         number += 1
         suffix = f"-{number}"
         slug = base[: SLUG_MAX_LENGTH - len(suffix)] + suffix
+    numbers[base] = number
+    taken.add(slug)
     return slug
 
 
@@ -178,7 +211,7 @@ def multiple_weights(correct: list[bool]) -> list[float]:
     return [100 / count if is_correct else -100.0 for is_correct in correct]
 
 
-_LINE_START = re.compile(r"^(\s*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d+(?=[.)](?:\s|$)))", re.M)
+_LINE_START = re.compile(r"^([ \t]*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d+(?=[.)](?:\s|$)))", re.M)
 
 
 def markdown_escape(text: str, *, at_line_start: bool = True) -> str:
@@ -255,11 +288,14 @@ def html_to_markdown(text: str, *, image_src: Callable[[str], str] | None = None
     dropped keeping its text, and named in `dropped` so the caller can say so.
     """
     converter = _HTMLToMarkdown(image_src=image_src)
-    converter.feed(text)
+    # Python's HTML parser takes quadratic time over many unclosed tags ("<a <a <a"):
+    # a "<" that starts no whole tag or comment is given to it as text.
+    converter.feed(_STRAY_LT.sub("&lt;", text))
     converter.close()
     return Converted(converter.markdown(), tuple(sorted(converter.dropped)))
 
 
+_STRAY_LT = re.compile(r"<(?!/?[A-Za-z][^<>]*>|!--(?:[^<-]|-(?!->))*-->)")
 _BREAK = "\ufdd0"  # A noncharacter: it stands for a line break until the text is done.
 
 
@@ -279,19 +315,34 @@ class _HTMLToMarkdown(HTMLParser):
         self.pre = 0
         self.code = 0
         self.skip = 0
+        self.written = False  # Whether anything but white space was written yet.
 
-    def _out(self) -> str:
-        return "".join(self.parts)
+    def _append(self, text: str) -> None:
+        if text:
+            self.parts.append(text)
+            self.written = self.written or bool(text.strip())
+
+    def _tail(self, length: int) -> str:
+        """The last characters written, read from the last parts only: a long text
+        made of many parts is never joined again."""
+        tail = ""
+        for part in reversed(self.parts):
+            tail = part + tail
+            if len(tail) >= length:
+                break
+        return tail[-length:]
 
     def _at_line_start(self) -> bool:
-        out = self._out()
-        return not out.strip() or out.endswith("\n")
+        return not self.written or self._tail(1) == "\n"
 
     def _block(self) -> None:
-        out = self._out().rstrip(" ")
-        self.parts = [out]
-        if out and not out.endswith("\n\n"):
-            self.parts.append("\n" if out.endswith("\n") else "\n\n")
+        while self.parts and not self.parts[-1].rstrip(" "):
+            self.parts.pop()
+        if self.parts:
+            self.parts[-1] = self.parts[-1].rstrip(" ")
+        tail = self._tail(2)
+        if self.written and tail != "\n\n":
+            self.parts.append("\n" if tail.endswith("\n") else "\n\n")
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
@@ -303,19 +354,19 @@ class _HTMLToMarkdown(HTMLParser):
         elif tag == "br":
             self.parts.append(_BREAK + "\n" if not self.pre else "\n")
         elif tag in self._INLINE:
-            self.parts.append(self._INLINE[tag])
+            self._append(self._INLINE[tag])
         elif tag == "code":
             self.code += 1
             if not self.pre:
-                self.parts.append("`")
+                self._append("`")
         elif tag == "pre":
             self._block()
-            self.parts.append("```\n")
+            self._append("```\n")
             self.pre += 1
         elif tag == "a":
             href = attributes.get("href")
             if href:
-                self.parts.append("[")
+                self._append("[")
             self.links.append(href)
         elif tag in ("ul", "ol"):
             if not self.lists:
@@ -329,25 +380,24 @@ class _HTMLToMarkdown(HTMLParser):
             self.dropped.add(tag)
 
     def _list_item(self) -> None:
-        out = self._out()
-        if out and not out.endswith("\n"):
+        if self._tail(1) not in ("", "\n"):
             self.parts.append("\n")
         if not self.lists:
             self.lists.append(["ul", 1])
         kind = self.lists[-1]
         indent = "   " * (len(self.lists) - 1)
         if kind[0] == "ol":
-            self.parts.append(f"{indent}{kind[1]}. ")
+            self._append(f"{indent}{kind[1]}. ")
             kind[1] += 1
         else:
-            self.parts.append(f"{indent}- ")
+            self._append(f"{indent}- ")
 
     def _image(self, attributes: dict) -> None:
         src = attributes.get("src") or ""
         if self.image_src is not None and src.startswith("@@PLUGINFILE@@/"):
             src = self.image_src(src)
         alt = markdown_escape(attributes.get("alt") or "", at_line_start=False)
-        self.parts.append(f"![{alt}]({src})")
+        self._append(f"![{alt}]({src})")
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
@@ -360,22 +410,21 @@ class _HTMLToMarkdown(HTMLParser):
         elif tag in self._BLOCK:
             self._block()
         elif tag in self._INLINE:
-            self.parts.append(self._INLINE[tag])
+            self._append(self._INLINE[tag])
         elif tag == "code":
             self.code = max(0, self.code - 1)
             if not self.pre:
-                self.parts.append("`")
+                self._append("`")
         elif tag == "pre" and self.pre:
             self.pre -= 1
-            out = self._out()
-            self.parts.append("```" if out.endswith("\n") else "\n```")
+            self._append("```" if self._tail(1) == "\n" else "\n```")
             self._block()
         elif tag == "a" and self.links:
             href = self.links.pop()
             if href:
                 if self.image_src is not None and href.startswith("@@PLUGINFILE@@/"):
                     href = self.image_src(href)
-                self.parts.append(f"]({href})")
+                self._append(f"]({href})")
         elif tag in ("ul", "ol") and self.lists:
             self.lists.pop()
             if not self.lists:
@@ -385,18 +434,18 @@ class _HTMLToMarkdown(HTMLParser):
         if self.skip:
             return
         if self.pre:
-            self.parts.append(data)
+            self._append(data)
             return
         data = re.sub(r"\s+", " ", data)
         if self._at_line_start():
             data = data.lstrip()
         if self.code:
-            self.parts.append(data)
+            self._append(data)
         else:
-            self.parts.append(markdown_escape(data, at_line_start=self._at_line_start()))
+            self._append(markdown_escape(data, at_line_start=self._at_line_start()))
 
     def markdown(self) -> str:
-        lines = [line.rstrip() for line in self._out().split("\n")]
+        lines = [line.rstrip() for line in "".join(self.parts).split("\n")]
         text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
         # A line break is only kept between two lines of one paragraph.
         text = re.sub(_BREAK + r"\n(?=\n|$)|^(" + _BREAK + r"\n)+", "\n", text).strip()
@@ -419,6 +468,8 @@ class QuizCollector:
         self._origins: dict[str, list[Origin]] = {}
         self._descriptions: dict[str, str] = {}
         self._category = ""
+        self._slugs: set[str] = set()
+        self._numbers: dict[str, int] = {}
 
     def category(self, path: str, description: str = "") -> None:
         self._category = path
@@ -429,8 +480,7 @@ class QuizCollector:
         key = "" if self.quiz_slug else self._category
         if key not in self._quizzes:
             title = category_title(self._category) or default_quiz_title(self.language)
-            taken = {quiz["slug"] for quiz in self._quizzes.values()}
-            slug = self.quiz_slug or quiz_slug_for(title, taken)
+            slug = self.quiz_slug or quiz_slug_for(title, self._slugs, self._numbers)
             quiz = {"slug": slug, "title": {self.language: title}}
             description = self._descriptions.get(self._category)
             if description:

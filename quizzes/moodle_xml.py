@@ -9,7 +9,7 @@ question of another type is refused on its own, and the rest is read.
 
 import base64
 import binascii
-import io
+import hashlib
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -23,6 +23,7 @@ from .moodle_common import (
     FORMAT_HTML,
     FORMAT_MARKDOWN,
     FORMAT_PLAIN,
+    MAX_QUESTIONS,
     ContentFileError,
     Origin,
     Parsed,
@@ -31,9 +32,12 @@ from .moodle_common import (
     language_check,
     multiple_weights,
     pluginfile_name,
+    questions_check,
     size_check,
     text_in,
     to_markdown,
+    too_long,
+    too_many_answers,
     true_false_choices,
     true_false_texts,
     utf8_decode,
@@ -45,6 +49,8 @@ from .moodle_common import (
 __all__ = [
     "MAX_BYTES",
     "MAX_DEPTH",
+    "MAX_QUESTIONS",
+    "MAX_TAGS",
     "ContentFileError",
     "Parsed",
     "moodle_xml_export",
@@ -53,6 +59,7 @@ __all__ = [
 
 MAX_BYTES = 20 * 2**20  # Base64 images make Moodle XML files bigger than GIFT ones.
 MAX_DEPTH = 32  # Moodle nests 5 deep (quiz, question, answer, feedback, text).
+MAX_TAGS = 500_000  # Counted as "<" before parsing: 5,000 questions take about 250,000.
 
 _FORMATS = {
     "html": FORMAT_HTML,
@@ -81,21 +88,14 @@ def _root(content: bytes) -> ET.Element:
         message = gettext("The file declares the encoding %(encoding)s; only UTF-8 is read.")
         raise ContentFileError([("", message % {"encoding": declared.group(1).decode()})])
     utf8_decode(content)
-    depth = 0
-    root = None
+    tags = content.count(b"<")
+    if tags > MAX_TAGS:
+        message = gettext("The file has %(count)s tags; at most %(limit)s are read.")
+        raise ContentFileError([("", message % {"count": tags, "limit": MAX_TAGS})])
     try:
         parser = _Parser(target=ET.TreeBuilder(), forbid_dtd=True)
-        for event, element in defusedxml.ElementTree.iterparse(
-            io.BytesIO(content), events=("start", "end"), parser=parser
-        ):
-            if event == "end":
-                depth -= 1
-                continue
-            depth += 1
-            root = element if root is None else root
-            if depth > MAX_DEPTH:
-                message = gettext("The XML nests elements more than %(depth)s deep (<%(tag)s>).")
-                raise ContentFileError([("", message % {"depth": MAX_DEPTH, "tag": element.tag})])
+        parser.feed(content)
+        root = parser.close()
     except defusedxml.EntitiesForbidden as error:
         message = gettext(
             "The XML declares the entity %(name)s: entities are refused, "
@@ -113,10 +113,16 @@ def _root(content: bytes) -> ET.Element:
         problem = re.sub(r": line \d+, column \d+$", "", str(error))
         message = gettext("broken XML: %(problem)s.") % {"problem": problem}
         raise ContentFileError([(gettext("line %(line)s") % {"line": line}, message)]) from None
-    if root is None or root.tag != "quiz":
-        tag = root.tag if root is not None else ""
+    elements = [(root, 1)]
+    while elements:
+        element, depth = elements.pop()
+        if depth > MAX_DEPTH:
+            message = gettext("The XML nests elements more than %(depth)s deep (<%(tag)s>).")
+            raise ContentFileError([("", message % {"depth": MAX_DEPTH, "tag": element.tag})])
+        elements.extend((child, depth + 1) for child in element)
+    if root.tag != "quiz":
         message = gettext("This is not Moodle XML: its first element is <%(tag)s>, not <quiz>.")
-        raise ContentFileError([("", message % {"tag": tag})])
+        raise ContentFileError([("", message % {"tag": root.tag})])
     return root
 
 
@@ -134,6 +140,10 @@ class _Reader:
     problems: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)
     images: dict[str, bytes] = field(default_factory=dict)
+    # Each file (name, digest) read so far and the name it is stored under.
+    stored: dict[tuple[str, bytes], str] = field(default_factory=dict)
+    names: set[str] = field(default_factory=set)
+    numbers: dict[str, int] = field(default_factory=dict)
 
     def question(self, element: ET.Element, number: int) -> None:
         kind = element.get("type", "")
@@ -144,6 +154,10 @@ class _Reader:
                 "a question of Moodle type “%(type)s”: this site has no such question."
             )
             return self.problems.append((place, message % {"type": kind}))
+        problem = too_long(max((len(text.text or "") for text in element.iter("text")), default=0))
+        problem = problem or too_many_answers(len(element.findall("answer")))
+        if problem:
+            return self.problems.append((place, problem))
         files = self.files(element, place)
         if files is None:
             return None
@@ -202,14 +216,23 @@ class _Reader:
         return files
 
     def stored_name(self, name: str, content: bytes, files: dict) -> str:
-        taken = {stored: data for stored, data in files.values()} | self.images
+        """`name`, or "name-2.png" when another file already has that name."""
+        key = (name, hashlib.sha256(content).digest())
+        if key in self.stored:
+            return self.stored[key]
+        in_question = {stored for stored, _content in files.values()}
         stem, dot, extension = name.rpartition(".")
         if not dot:
             stem, extension = name, ""
-        stored, number = name, 1
-        while stored in taken and taken[stored] != content:
+        stored, number = name, self.numbers.get(name, 1)
+        if number > 1:
+            stored = f"{stem}-{number}{dot}{extension}"
+        while stored in self.images or stored in in_question or stored in self.names:
             number += 1
             stored = f"{stem}-{number}{dot}{extension}"
+        self.numbers[name] = number
+        self.stored[key] = stored
+        self.names.add(stored)
         return stored
 
     def multiple_choice(self, element: ET.Element, texts: "_Texts", place: str) -> dict | None:
@@ -326,8 +349,10 @@ def moodle_xml_parse(
     root = _root(content)
     quizzes = QuizCollector(language=language, quiz_slug=quiz_slug)
     reader = _Reader(language=language, quizzes=quizzes)
+    questions = root.findall("question")
+    questions_check(sum(element.get("type") != "category" for element in questions))
     number = 0
-    for element in root.findall("question"):
+    for element in questions:
         if element.get("type") == "category":
             path = (element.findtext("category/text") or "").strip()
             info = element.find("info")

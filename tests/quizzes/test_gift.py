@@ -2,7 +2,14 @@
 
 import pytest
 
-from quizzes.gift import MAX_BYTES, ContentFileError, gift_export, gift_parse
+from quizzes.gift import (
+    MAX_BYTES,
+    MAX_LINES,
+    MAX_QUESTIONS,
+    ContentFileError,
+    gift_export,
+    gift_parse,
+)
 from quizzes.moodle_common import Origin
 
 EVERY_CONSTRUCT = r"""// A comment line, and another one inside a question below.
@@ -509,3 +516,25 @@ def test_an_unclosed_brace_names_its_line_and_the_rest_is_read():
 def test_unknown_language_is_refused():
     with pytest.raises(ContentFileError, match="Unknown language de"):
         gift_parse("Q?{T}", language="de")
+
+
+def test_limits_that_keep_reading_fast():
+    with pytest.raises(ContentFileError) as error:
+        gift_parse("x\n" * MAX_LINES, language="en")
+    assert error.value.errors == [
+        ("", f"The file has {MAX_LINES + 1} lines; at most {MAX_LINES} are read.")
+    ]
+    with pytest.raises(ContentFileError) as error:
+        gift_parse("$CATEGORY: a\n\nQ?{T}\n\n" * (MAX_QUESTIONS + 1), language="en")
+    assert error.value.errors == [
+        ("", "The file holds 5001 questions; at most 5000 are imported at once.")
+    ]
+    parsed = gift_parse("Long?{T}\n\n" + "x" * 99_998 + "{T}", language="en")
+    assert parsed.problems == [("line 3", "a text of 100001 characters: at most 100000 are read.")]
+    parsed = gift_parse("Many?{=a" + " ~b" * 100 + "}", language="en")
+    assert parsed.problems == [("line 1", "101 answers: at most 100 are read.")]
+
+
+def test_html_that_never_closes_its_tags_is_read_as_text():
+    parsed = gift_parse("[html]" + "<a " * 30_000 + "<b>x</b>{T}", language="en")
+    assert parsed.quizzes[0]["questions"][0]["prompt"]["en"].endswith("\\<a \\<a **x**")

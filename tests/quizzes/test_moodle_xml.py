@@ -11,6 +11,8 @@ from quizzes.moodle_common import Origin
 from quizzes.moodle_xml import (
     MAX_BYTES,
     MAX_DEPTH,
+    MAX_QUESTIONS,
+    MAX_TAGS,
     ContentFileError,
     moodle_xml_export,
     moodle_xml_parse,
@@ -427,4 +429,25 @@ def test_other_encodings_are_refused():
 def test_other_xml_is_refused():
     assert refused(b"<html><body/></html>") == [
         ("", "This is not Moodle XML: its first element is <html>, not <quiz>.")
+    ]
+
+
+def test_limits_that_keep_reading_fast():
+    assert refused(b"<quiz>" + b"<a/>" * MAX_TAGS + b"</quiz>") == [
+        ("", f"The file has {MAX_TAGS + 2} tags; at most {MAX_TAGS} are read.")
+    ]
+    question = '<question type="truefalse"><questiontext><text>Q</text></questiontext></question>'
+    content = f"<quiz>{question * (MAX_QUESTIONS + 1)}</quiz>".encode()
+    assert refused(content) == [
+        ("", "The file holds 5001 questions; at most 5000 are imported at once.")
+    ]
+    parsed = moodle_xml_parse(
+        question_xml(f"<answer><text>{'x' * 100_001}</text></answer>"), language="en"
+    )
+    assert parsed.problems == [
+        ("question 1 (Moodle name “Q”)", "a text of 100001 characters: at most 100000 are read.")
+    ]
+    parsed = moodle_xml_parse(question_xml("<answer><text>a</text></answer>" * 101), language="en")
+    assert parsed.problems == [
+        ("question 1 (Moodle name “Q”)", "101 answers: at most 100 are read.")
     ]
