@@ -163,6 +163,10 @@ class _Reader:
             return None
         texts = _Texts(reader=self, place=place, files=files)
         question = {"prompt": texts.text(element.find("questiontext"))}
+        # As in Moodle, the other texts of a question are in its text's format unless they say.
+        question_format = element.find("questiontext")
+        if question_format is not None:
+            texts.default_format = _FORMATS.get(question_format.get("format", ""), FORMAT_PLAIN)
         explanation = texts.text(element.find("generalfeedback"))
         if explanation:
             question["explanation"] = explanation
@@ -305,6 +309,7 @@ class _Texts:
     files: dict[str, tuple[str, bytes]]
     used: set[str] = field(default_factory=set)
     warnings: list[tuple[str, str]] = field(default_factory=list)
+    default_format: str = FORMAT_PLAIN
 
     def image_src(self, reference: str) -> str:
         name = pluginfile_name(reference)
@@ -319,7 +324,7 @@ class _Texts:
         """The text of `element` (its <text>, in its format) as {language: Markdown}."""
         if element is None:
             return {}
-        text_format = _FORMATS.get(element.get("format", ""), FORMAT_PLAIN)
+        text_format = _FORMATS.get(element.get("format", ""), self.default_format)
         converted = to_markdown(
             element.findtext("text") or "", text_format, image_src=self.image_src
         )

@@ -451,3 +451,22 @@ def test_limits_that_keep_reading_fast():
     assert parsed.problems == [
         ("question 1 (Moodle name “Q”)", "101 answers: at most 100 are read.")
     ]
+
+
+def test_texts_without_a_format_take_their_questions_one():
+    content = (
+        b'<quiz><question type="multichoice"><questiontext format="html">'
+        b"<text>&lt;p&gt;Q&lt;/p&gt;</text></questiontext>"
+        b"<generalfeedback><text>&lt;i&gt;Why&lt;/i&gt;</text></generalfeedback>"
+        b'<answer fraction="100"><text>&lt;b&gt;a&lt;/b&gt;</text>'
+        b"<feedback><text>a &lt;br&gt;b</text></feedback></answer>"
+        b'<answer fraction="0"><text>b</text></answer></question></quiz>'
+    )
+    parsed = moodle_xml_parse(content, language="en")
+    assert parsed.quizzes[0]["questions"] == [
+        {
+            "prompt": {"en": "Q"},
+            "explanation": {"en": "*Why*"},
+            "choices": [choice("**a**", True, "a\\\nb"), choice("b")],
+        }
+    ]
