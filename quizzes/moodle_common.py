@@ -335,11 +335,14 @@ class _HTMLToMarkdown(HTMLParser):
     def _at_line_start(self) -> bool:
         return not self.written or self._tail(1) == "\n"
 
-    def _block(self) -> None:
+    def _rstrip_spaces(self) -> None:
         while self.parts and not self.parts[-1].rstrip(" "):
             self.parts.pop()
         if self.parts:
             self.parts[-1] = self.parts[-1].rstrip(" ")
+
+    def _block(self) -> None:
+        self._rstrip_spaces()
         tail = self._tail(2)
         if self.written and tail != "\n\n":
             self.parts.append("\n" if tail.endswith("\n") else "\n\n")
@@ -351,8 +354,11 @@ class _HTMLToMarkdown(HTMLParser):
             self.dropped.add(tag)
         elif tag in self._BLOCK:
             self._block()
+        elif tag == "br" and self.pre:
+            self.parts.append("\n")
         elif tag == "br":
-            self.parts.append(_BREAK + "\n" if not self.pre else "\n")
+            self._rstrip_spaces()
+            self.parts.append(_BREAK + "\n")
         elif tag in self._INLINE:
             self._append(self._INLINE[tag])
         elif tag == "code":
