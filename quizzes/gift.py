@@ -253,7 +253,7 @@ class _Reader:
 def _blocks(text: str) -> list[_Block]:
     """The file's questions: runs of lines between blank lines, without comment lines."""
     blocks, lines = [], []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):
         line = line.strip()
         if not line:
             if lines:
@@ -286,6 +286,8 @@ def gift_parse(text: str | bytes, *, language: str, quiz_slug: str | None = None
         size_check(len(text), MAX_BYTES)
         size_check(len(text.encode("utf-8", "surrogatepass")), MAX_BYTES)
         text = text.removeprefix("\ufeff")
+    # The noncharacters that stand for escapes while a question is split can't be in a text.
+    text = re.sub("[\ufdd0-\ufdd8]", "\ufffd", text.replace("\r\n", "\n").replace("\r", "\n"))
     quizzes = QuizCollector(language=language, quiz_slug=quiz_slug)
     reader = _Reader(language=language, quizzes=quizzes, problems=[], warnings=[])
     lines = text.count("\n") + 1

@@ -290,7 +290,7 @@ def html_to_markdown(text: str, *, image_src: Callable[[str], str] | None = None
     converter = _HTMLToMarkdown(image_src=image_src)
     # Python's HTML parser takes quadratic time over many unclosed tags ("<a <a <a"):
     # a "<" that starts no whole tag or comment is given to it as text.
-    converter.feed(_STRAY_LT.sub("&lt;", text))
+    converter.feed(_STRAY_LT.sub("&lt;", text.replace(_BREAK, "\ufffd")))
     converter.close()
     return Converted(converter.markdown(), tuple(sorted(converter.dropped)))
 

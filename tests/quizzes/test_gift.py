@@ -538,3 +538,12 @@ def test_limits_that_keep_reading_fast():
 def test_html_that_never_closes_its_tags_is_read_as_text():
     parsed = gift_parse("[html]" + "<a " * 30_000 + "<b>x</b>{T}", language="en")
     assert parsed.quizzes[0]["questions"][0]["prompt"]["en"].endswith("\\<a \\<a **x**")
+
+
+def test_windows_and_old_mac_line_ends_are_read():
+    parsed = gift_parse(b"One?{T}\r\n\r\nTwo?\r{F}\r", language="en")
+    assert [q["prompt"] for q in parsed.quizzes[0]["questions"]] == [
+        {"en": "One?"},
+        {"en": "Two?"},
+    ]
+    assert parsed.origins[0][1].place == "line 3"
