@@ -53,13 +53,16 @@ __all__ = [
 MAX_BYTES = 5 * 2**20  # A GIFT file of 5 MB holds tens of thousands of questions.
 MAX_LINES = 200_000  # Counted before reading: 5,000 questions (MAX_QUESTIONS) take about 50,000.
 
-_FORMATS = {"html": FORMAT_HTML, "markdown": FORMAT_MARKDOWN, "moodle": FORMAT_PLAIN}
-_FORMATS["plain"] = FORMAT_PLAIN
+_FORMATS = {
+    "html": FORMAT_HTML,
+    "markdown": FORMAT_MARKDOWN,
+    "moodle": FORMAT_PLAIN,
+    "plain": FORMAT_PLAIN,
+}
 
 # GIFT's escapes (\~ \= \# \{ \} \: and \n for a new line) stand for their character
 # while the question is split, as noncharacters that no text holds; `\\` is a backslash.
-_ESCAPES = {"\\": "\ufdd1", "~": "\ufdd2", "=": "\ufdd3", "#": "\ufdd4", "{": "\ufdd5"}
-_ESCAPES |= {"}": "\ufdd6", ":": "\ufdd7", "n": "\ufdd8"}
+_ESCAPES = {char: chr(0xFDD1 + number) for number, char in enumerate("\\~=#{}:n")}
 _UNESCAPES = {marker: "\n" if char == "n" else char for char, marker in _ESCAPES.items()}
 _WEIGHT = re.compile(r"^%(-?[0-9]+(?:\.[0-9]*)?)%")
 _TRUE_FALSE = {"T": True, "TRUE": True, "F": False, "FALSE": False}
