@@ -143,7 +143,11 @@ class _Reader:
                 start = end + 2
             else:
                 start = 2
+        warnings = len(self.warnings)
+        problems = len(self.problems)
         self.question(joined, start, block, _place(first_line, name), name)
+        if len(self.problems) > problems:
+            del self.warnings[warnings:]  # What a refused question would have lost.
 
     def refuse(self, place: str, message: str) -> None:
         self.problems.append((place, message))

@@ -547,3 +547,9 @@ def test_windows_and_old_mac_line_ends_are_read():
         {"en": "Two?"},
     ]
     assert parsed.origins[0][1].place == "line 3"
+
+
+def test_a_refused_question_has_no_warnings():
+    parsed = gift_parse("[html]<span>Essay</span>{}", language="en")
+    assert parsed.problems == [("line 1", "an essay question: this site has no such question.")]
+    assert parsed.warnings == []
