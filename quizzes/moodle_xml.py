@@ -162,11 +162,11 @@ class _Reader:
         if files is None:
             return None
         texts = _Texts(reader=self, place=place, files=files)
-        question = {"prompt": texts.text(element.find("questiontext"))}
+        question_text = element.find("questiontext")
+        question = {"prompt": texts.text(question_text)}
         # As in Moodle, the other texts of a question are in its text's format unless they say.
-        question_format = element.find("questiontext")
-        if question_format is not None:
-            texts.default_format = _FORMATS.get(question_format.get("format", ""), FORMAT_PLAIN)
+        if question_text is not None:
+            texts.default_format = _FORMATS.get(question_text.get("format", ""), FORMAT_PLAIN)
         explanation = texts.text(element.find("generalfeedback"))
         if explanation:
             question["explanation"] = explanation
@@ -231,7 +231,7 @@ class _Reader:
         stored, number = name, self.numbers.get(name, 1)
         if number > 1:
             stored = f"{stem}-{number}{dot}{extension}"
-        while stored in self.images or stored in in_question or stored in self.names:
+        while stored in self.names or stored in in_question:
             number += 1
             stored = f"{stem}-{number}{dot}{extension}"
         self.numbers[name] = number
