@@ -1,9 +1,12 @@
 import logging
 
+from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.datastructures import MultiValueDict
 
 logger = logging.getLogger(__name__)
 
@@ -32,3 +35,37 @@ class DatabaseUnavailableMiddleware:
         response = HttpResponse(content, status=503)
         response["Retry-After"] = "30"
         return response
+
+
+class UnreadableBodyMiddleware:
+    """A posted body the site can't read (another character set, broken multipart…) is a 400.
+
+    Django raises while parsing `request.POST`, but the CSRF check of the error views parses
+    it again, so the 400 page itself failed with a 500. Parsed once here, after the language
+    is known: on failure the request is left with an empty body and the 400 page is shown.
+    """
+
+    UNREADABLE = (
+        BadRequest,
+        SuspiciousOperation,
+        MultiPartParserError,
+        UnreadablePostError,
+        UnicodeError,
+        LookupError,
+        ValueError,
+    )
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST":
+            try:
+                request.POST  # noqa: B018 (reading it is the parse)
+                request.FILES  # noqa: B018
+            except self.UNREADABLE as error:
+                request._post, request._files = QueryDict(), MultiValueDict()
+                if isinstance(error, BadRequest | SuspiciousOperation):
+                    raise
+                raise BadRequest(f"unreadable request body: {error}") from error
+        return self.get_response(request)
