@@ -27,7 +27,7 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
-        logger.error("database unavailable for %s: %s", request.path, exception)
+        logger.error("database unavailable for %s %s: %s", request.method, request.path, exception)
         # Rendered without the request context: its user and messages would need the database.
         path_language = translation.get_language_from_path(request.path_info)
         with translation.override(path_language or translation.get_language()):

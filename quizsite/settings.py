@@ -218,11 +218,18 @@ STORAGES = {
     },
 }
 
-# Everything to stdout/stderr, where gunicorn, Docker and systemd collect it.
+# Everything to standard error, where gunicorn (capture_output), Docker and systemd collect it;
+# a request's error says its method and path, and its traceback follows.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "request": {
+            "()": "quizsite.log.RequestFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s%(request_line)s %(message)s",
+        }
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "request"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 

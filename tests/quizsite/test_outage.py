@@ -6,6 +6,7 @@ import time
 import urllib.error
 import urllib.request
 
+import psycopg
 import pytest
 
 from .servers import GUNICORN, ROOT, ThrowawayPostgres, free_port, manage, site_env, wait_for_http
@@ -29,7 +30,13 @@ def postgres():
 
 
 @pytest.fixture
-def site(postgres):
+def site_log(tmp_path):
+    """gunicorn's log file, written as `make serve` writes var/gunicorn.log."""
+    return tmp_path / "gunicorn.log"
+
+
+@pytest.fixture
+def site(postgres, site_log):
     port = free_port()
     env = site_env(
         DEBUG="false",
@@ -40,6 +47,7 @@ def site(postgres):
         HOST="127.0.0.1",
         PORT=str(port),
         WEB_CONCURRENCY="1",
+        GUNICORN_CMD_ARGS=f"--access-logfile {site_log} --error-logfile {site_log}",
     )
     for command in (["migrate", "--noinput"], ["loaddemo"], ["collectstatic", "--noinput"]):
         result = manage(*command, env=env)
@@ -80,3 +88,24 @@ def test_learner_pages_say_503_while_postgres_is_down_and_recover_without_restar
         assert time.monotonic() < deadline, "the site did not recover on its own"
         time.sleep(0.5)
     assert get(f"{site}/healthz") == (200, "ok\n")
+
+
+def test_an_error_in_a_worker_reaches_the_log_with_its_traceback_method_and_path(
+    postgres, site, site_log
+):
+    """A table gone from under the site is an error the app doesn't catch: a real 500."""
+    quiz_page = f"{site}/en/quizzes/data-parallelism-quiz/"
+    assert get(quiz_page)[0] == 200
+    with psycopg.connect(postgres.url.replace("postgres://", "postgresql://")) as connection:
+        connection.execute("ALTER TABLE quizzes_quiz RENAME TO quizzes_quiz_gone")
+    try:
+        status, page = get(quiz_page)
+    finally:
+        with psycopg.connect(postgres.url.replace("postgres://", "postgresql://")) as connection:
+            connection.execute("ALTER TABLE quizzes_quiz_gone RENAME TO quizzes_quiz")
+    assert status == 500
+    assert "The error has been logged" in page
+    log = site_log.read_text()
+    assert "ERROR django.request [GET /en/quizzes/data-parallelism-quiz/]" in log
+    assert "Traceback (most recent call last)" in log
+    assert 'psycopg.errors.UndefinedTable: relation "quizzes_quiz" does not exist' in log
