@@ -1,5 +1,6 @@
 import logging
 
+from django.conf import settings
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, QueryDict, UnreadablePostError
@@ -69,3 +70,16 @@ class UnreadableBodyMiddleware:
                     raise
                 raise BadRequest(f"unreadable request body: {error}") from error
         return self.get_response(request)
+
+
+class PermissionsPolicyMiddleware:
+    """Turns off the browser features in settings.PERMISSIONS_POLICY, on every response."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.header = ", ".join(f"{feature}=()" for feature in settings.PERMISSIONS_POLICY)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.headers.setdefault("Permissions-Policy", self.header)
+        return response
