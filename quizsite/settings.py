@@ -1,6 +1,7 @@
 """Quizsite settings: one file, every difference between machines comes from the environment."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -103,6 +104,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
     "quizsite",
     "guides",
     "quizzes",
@@ -125,6 +127,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 if django.VERSION >= (6, 0):
@@ -227,6 +230,28 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Sign-in is throttled (quizsite/signin.py, django-axes): failures are counted per username and
+# per client address, in the database, so every worker and host shares them; after
+# AXES_FAILURE_LIMIT failures within AXES_COOLOFF_MINUTES, that username (from anywhere) and
+# that address (for any username) get a 429 page until the cool-off has passed since the last
+# failure. Per username stops guessing one account's password from many addresses; per
+# address stops one client spraying a password over many accounts, and limits it to locking
+# out one account per cool-off. Unlock: `manage.py axes_reset_username NAME` or
+# `axes_reset_ip ADDRESS`.
+AUTHENTICATION_BACKENDS = ["quizsite.signin.ThrottledModelBackend"]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+if AXES_FAILURE_LIMIT < 1 or AXES_COOLOFF_TIME <= timedelta(0):
+    raise ImproperlyConfigured("AXES_FAILURE_LIMIT and AXES_COOLOFF_MINUTES must be at least 1.")
+AXES_LOCKOUT_PARAMETERS = [["username"], ["ip_address"]]
+AXES_LOCKOUT_CALLABLE = "quizsite.signin.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "quizsite.clientip.client_ip"
+# The client address is REMOTE_ADDR; behind N proxies that each append to X-Forwarded-For,
+# TRUSTED_PROXY_COUNT=N reads it from there (quizsite/clientip.py). Never trusted otherwise.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+# Sign-ups per client address and hour (quizsite.ratelimit.ratelimit on the sign-up view).
+SIGNUP_LIMIT_PER_HOUR = env_int("SIGNUP_LIMIT_PER_HOUR", 20)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
