@@ -247,6 +247,7 @@ if AXES_FAILURE_LIMIT < 1 or AXES_COOLOFF_TIME <= timedelta(0):
 AXES_LOCKOUT_PARAMETERS = [["username"], ["ip_address"]]
 AXES_LOCKOUT_CALLABLE = "quizsite.signin.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "quizsite.clientip.client_ip"
+AXES_VERBOSE = False  # its start-up banner would break one-line errors; lockouts still log
 # The client address is REMOTE_ADDR; behind N proxies that each append to X-Forwarded-For,
 # TRUSTED_PROXY_COUNT=N reads it from there (quizsite/clientip.py). Never trusted otherwise.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
