@@ -1,4 +1,5 @@
 import logging
+import time
 
 from django.conf import settings
 from django.core.exceptions import BadRequest, SuspiciousOperation
@@ -15,20 +16,32 @@ logger = logging.getLogger(__name__)
 class DatabaseUnavailableMiddleware:
     """While the database can't be reached, pages answer 503 with a page saying so.
 
-    Nothing is kept from the failure: the next request asks the connection pool again,
-    so the site recovers on its own when the database is back.
+    A request that found the database unavailable waited for it (up to the pool's timeout);
+    for PAUSE seconds after that, this process answers 503 at once rather than make every
+    learner wait in turn, then the next request asks the connection pool again, so the site
+    recovers on its own within about a second of the database's return.
     """
+
+    PAUSE = 0.5
 
     def __init__(self, get_response):
         self.get_response = get_response
+        self.paused_until = 0.0
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if time.monotonic() < self.paused_until:
+            return self.unavailable(request)
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
+        self.paused_until = time.monotonic() + self.PAUSE
         logger.error("database unavailable for %s %s: %s", request.method, request.path, exception)
+        return self.unavailable(request)
+
+    @staticmethod
+    def unavailable(request: HttpRequest) -> HttpResponse:
         # Rendered without the request context: its user and messages would need the database.
         path_language = translation.get_language_from_path(request.path_info)
         with translation.override(path_language or translation.get_language()):
