@@ -158,7 +158,11 @@ def test_50_parallel_wrong_guesses_check_no_more_passwords_than_the_limit(live_s
     print(f"\n50 parallel guesses, limit 5: {CountingHasher.checked} password checks; {counts}")
     assert len(statuses) == 50
     assert 1 <= CountingHasher.checked <= 5
-    assert set(statuses) <= {200, 429}
+    # The live server's 50 threads share one process's pool of connections, sized for a sync
+    # worker that serves one request at a time: a guess that waits past the pool's timeout
+    # gets the 503 page, without a password check either.
+    assert set(statuses) <= {200, 429, 503}
+    assert statuses.count(429) >= 1
     assert statuses.count(200) <= 5
 
 
