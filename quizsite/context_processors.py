@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
-from django.urls import reverse, translate_url
+from django.urls import NoReverseMatch, reverse, translate_url
 from django.utils.translation import get_language, get_language_info, override
 
 
@@ -20,13 +20,17 @@ def languages(request: HttpRequest) -> dict:
         served_host = True
     links = []
     for code, _name in settings.LANGUAGES:
-        if match is None:  # An error page: no view matched, so translate the path.
-            url = translate_url(request.get_full_path(), code)
-        else:  # The view that matched, reversed in the other language: no second resolve.
+        url = None
+        if match is not None:  # The view that matched, reversed in the other language.
             with override(code):
-                url = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
-            if query:
+                try:
+                    url = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
+                except NoReverseMatch:  # a view without a name: the admin's catch-all 404
+                    pass
+            if url and query:
                 url = f"{url}?{query}"
+        if url is None:  # An error page: no view matched, so translate the path.
+            url = translate_url(request.get_full_path(), code)
         links.append(
             {
                 "code": code,

@@ -116,3 +116,10 @@ def test_a_bad_host_refused_by_the_https_redirect_gets_the_page_in_its_language(
     response = site_client().get("/fr/quizzes/x/", HTTP_HOST="evil.example")
     assert response.status_code == 400
     assert FRENCH_400 in response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/admin/nope/", "/admin/quizzes/nope/", "/admin/x/y/z/"])
+def test_an_unknown_admin_url_for_staff_is_a_404(admin_user, path):
+    client = site_client()
+    client.force_login(admin_user)
+    assert client.get(path).status_code == 404
