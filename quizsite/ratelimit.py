@@ -29,10 +29,12 @@ def hit(key: str, *, limit: int, per: timedelta) -> bool:
     """Count one more request under `key` if fewer than `limit` were counted within `per`.
 
     The hit is inserted, then counted with every hit committed before the count: a refused
-    hit is deleted again, so only the requests let through stay counted.
+    hit is deleted again, so only the requests let through stay counted. Hits of the same
+    scope older than `per` go, whichever client they were for.
     """
     now = timezone.now()
-    RateLimitHit.objects.filter(key=key, at__lt=now - per).delete()
+    scope = key.split(":", 1)[0]
+    RateLimitHit.objects.filter(key__startswith=f"{scope}:", at__lt=now - per).delete()
     new = RateLimitHit.objects.create(key=key, at=now)
     if RateLimitHit.objects.filter(key=key, at__gte=now - per).count() <= limit:
         return True

@@ -5,6 +5,7 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
@@ -14,8 +15,10 @@ from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import path
+from django.utils import timezone
 
 from quizsite import urls as site_urls
+from quizsite.models import RateLimitHit
 from quizsite.ratelimit import ratelimit
 
 pytestmark = pytest.mark.django_db
@@ -186,3 +189,12 @@ def test_the_ratelimit_decorator_refuses_posts_over_the_limit_per_address():
     assert 3590 < int(response["Retry-After"]) <= 3600
     assert "Too many attempts from your address" in response.content.decode()
     assert Client(REMOTE_ADDR="10.0.0.2").post("/signup/").status_code == 200
+
+
+@pytest.mark.urls(__name__)
+def test_hits_older_than_the_window_go_whichever_address_they_were_for():
+    client = Client(REMOTE_ADDR="10.0.0.1")
+    client.post("/signup/")
+    RateLimitHit.objects.update(at=timezone.now() - timedelta(hours=2))
+    Client(REMOTE_ADDR="10.0.0.2").post("/signup/")
+    assert RateLimitHit.objects.count() == 1
