@@ -135,6 +135,10 @@ class TimedBrowser(Browser):
         return status, location, content
 
 
+def ms(seconds: list[float], fraction: float) -> str:
+    return f"{percentile(seconds, fraction) * 1000:.0f} ms" if seconds else "none"
+
+
 def test_503s_are_fast_under_16_learners_and_the_site_recovers_within_2_s(postgres, site):
     """16 learners take the demo quiz as in bench/bench.py while PostgreSQL stops for 5 s."""
     port = int(site.rsplit(":", 1)[1])
@@ -187,13 +191,12 @@ def test_503s_are_fast_under_16_learners_and_the_site_recovers_within_2_s(postgr
                 " JOIN quizzes_attempt t ON t.id = a.attempt_id GROUP BY t.public_id"
             ).fetchall()
         )
+    slowest = max((took for _kind, _at, took, _status in during), default=0.0)
     print(
         f"\noutage: {len(log)} learner requests, {len(during)} sent while PostgreSQL was down,"
-        f" {len(unavailable)} answered 503 in p50 {percentile(unavailable, 0.5) * 1000:.0f} ms,"
-        f" p99 {percentile(unavailable, 0.99) * 1000:.0f} ms,"
-        f" slowest {max(took for _k, _a, took, _s in during) * 1000:.0f} ms;"
-        f" /healthz while down: {len(health_down)} probes,"
-        f" p99 {percentile(health_down, 0.99) * 1000:.0f} ms;"
+        f" {len(unavailable)} answered 503 in p50 {ms(unavailable, 0.5)}, p99"
+        f" {ms(unavailable, 0.99)}, slowest {slowest * 1000:.0f} ms;"
+        f" /healthz while down: {len(health_down)} probes, p99 {ms(health_down, 0.99)};"
         f" recovered {recovery:.2f} s after PostgreSQL was back;"
         f" answers acknowledged {sum(acknowledged.values())},"
         f" found {sum(found.get(a, 0) for a in acknowledged)};"
@@ -201,7 +204,7 @@ def test_503s_are_fast_under_16_learners_and_the_site_recovers_within_2_s(postgr
     )
     assert len(unavailable) > 50
     assert percentile(unavailable, 0.99) < 1.0
-    assert max(took for _kind, _at, took, _status in during) < 2.0  # no worker stuck
+    assert slowest < 2.0  # no worker stuck
     assert health_down and percentile(health_down, 0.99) < 1.0
     assert all(status == 503 for at, _took, status in health if down + 0.1 <= at < up)
     assert recovery < 2.0
