@@ -11,6 +11,7 @@ import hashlib
 import math
 from datetime import timedelta
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -67,17 +68,22 @@ def try_again_in(seconds: int) -> str:
     ) % {"minutes": minutes}
 
 
-def ratelimit(scope: str, *, limit: int, per: int, methods: tuple[str, ...] = ("POST",)):
-    """Refuse more than `limit` requests in `per` seconds from one client address."""
+def ratelimit(scope: str, *, limit: int | str, per: int, methods: tuple[str, ...] = ("POST",)):
+    """Refuse more than `limit` requests in `per` seconds from one client address.
+
+    `limit` is a number, or the name of a setting read at each request
+    (`limit="SIGNUP_LIMIT_PER_HOUR"`), which tests can then override.
+    """
     window = timedelta(seconds=per)
 
     def decorator(view):
         @functools.wraps(view)
         def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method in methods:
+                most = getattr(settings, limit) if isinstance(limit, str) else limit
                 key = hashed_key(scope, client_ip(request))
-                if not hit(key, limit=limit, per=window):
-                    seconds = retry_after(key, limit=limit, per=window)
+                if not hit(key, limit=most, per=window):
+                    seconds = retry_after(key, limit=most, per=window)
                     return too_many_requests(request, seconds, try_again_in(seconds))
             return view(request, *args, **kwargs)
 

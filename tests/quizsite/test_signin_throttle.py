@@ -176,6 +176,11 @@ def limited_view(request):
 urlpatterns = [
     *site_urls.urlpatterns,
     path("signup/", ratelimit("test-signup", limit=3, per=3600)(limited_view), name="limited"),
+    path(
+        "signup-setting/",
+        ratelimit("test-signup-setting", limit="SIGNUP_LIMIT_PER_HOUR", per=3600)(limited_view),
+        name="limited-by-setting",
+    ),
 ]
 
 
@@ -198,3 +203,10 @@ def test_hits_older_than_the_window_go_whichever_address_they_were_for():
     RateLimitHit.objects.update(at=timezone.now() - timedelta(hours=2))
     Client(REMOTE_ADDR="10.0.0.2").post("/signup/")
     assert RateLimitHit.objects.count() == 1
+
+
+@pytest.mark.urls(__name__)
+def test_the_limit_can_be_a_setting_read_at_each_request(settings):
+    settings.SIGNUP_LIMIT_PER_HOUR = 1
+    client = Client(REMOTE_ADDR="10.0.0.1")
+    assert [client.post("/signup-setting/").status_code for _ in range(2)] == [200, 429]
