@@ -266,7 +266,7 @@ AXES_VERBOSE = False  # its start-up banner would break one-line errors; lockout
 # The client address is REMOTE_ADDR; behind N proxies that each append to X-Forwarded-For,
 # TRUSTED_PROXY_COUNT=N reads it from there (quizsite/clientip.py). Never trusted otherwise.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
-# Sign-ups per client address and hour: ratelimit("signup", limit="SIGNUP_LIMIT_PER_HOUR", per=3600).
+# Sign-ups per address and hour: ratelimit("signup", limit="SIGNUP_LIMIT_PER_HOUR", per=3600).
 SIGNUP_LIMIT_PER_HOUR = env_int("SIGNUP_LIMIT_PER_HOUR", 20)
 
 LOGIN_URL = "login"
