@@ -14,6 +14,9 @@ keepalive = 5
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 accesslog = "-"
 errorlog = "-"
+# The workers' standard output and error (Django's log, tracebacks included) go to errorlog
+# too: with --daemon or --error-logfile (make serve) they would otherwise be lost.
+capture_output = True
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 
 

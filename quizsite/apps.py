@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class QuizsiteConfig(AppConfig):
     name = "quizsite"
     verbose_name = "Quizsite"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_login_failed
+
+        from .signin import release_in_flight
+
+        # After axes' receiver (axes comes first in INSTALLED_APPS): the failure is recorded
+        # before the sign-in's in-flight marks go.
+        user_login_failed.connect(release_in_flight, dispatch_uid="quizsite.release_in_flight")

@@ -1,9 +1,14 @@
 import logging
+import time
 
+from django.conf import settings
+from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.datastructures import MultiValueDict
 
 logger = logging.getLogger(__name__)
 
@@ -11,24 +16,83 @@ logger = logging.getLogger(__name__)
 class DatabaseUnavailableMiddleware:
     """While the database can't be reached, pages answer 503 with a page saying so.
 
-    Nothing is kept from the failure: the next request asks the connection pool again,
-    so the site recovers on its own when the database is back.
+    A request that found the database unavailable waited for it (up to the pool's timeout);
+    for PAUSE seconds after that, this process answers 503 at once rather than make every
+    learner wait in turn, then the next request asks the connection pool again, so the site
+    recovers on its own within about a second of the database's return.
     """
+
+    PAUSE = 0.5
 
     def __init__(self, get_response):
         self.get_response = get_response
+        self.paused_until = 0.0
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if time.monotonic() < self.paused_until:
+            return self.unavailable(request)
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
-        logger.error("database unavailable for %s: %s", request.path, exception)
+        self.paused_until = time.monotonic() + self.PAUSE
+        logger.error("database unavailable for %s %s: %s", request.method, request.path, exception)
+        return self.unavailable(request)
+
+    @staticmethod
+    def unavailable(request: HttpRequest) -> HttpResponse:
         # Rendered without the request context: its user and messages would need the database.
         path_language = translation.get_language_from_path(request.path_info)
         with translation.override(path_language or translation.get_language()):
             content = render_to_string("503.html", {"LANGUAGE_CODE": translation.get_language()})
         response = HttpResponse(content, status=503)
         response["Retry-After"] = "30"
+        return response
+
+
+class UnreadableBodyMiddleware:
+    """A posted body the site can't read (another character set, broken multipart…) is a 400.
+
+    Django raises while parsing `request.POST`, but the CSRF check of the error views parses
+    it again, so the 400 page itself failed with a 500. Parsed once here, after the language
+    is known: on failure the request is left with an empty body and the 400 page is shown.
+    """
+
+    UNREADABLE = (
+        BadRequest,
+        SuspiciousOperation,
+        MultiPartParserError,
+        UnreadablePostError,
+        UnicodeError,
+        LookupError,
+        ValueError,
+    )
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST":
+            try:
+                request.POST  # noqa: B018 (reading it is the parse)
+                request.FILES  # noqa: B018
+            except self.UNREADABLE as error:
+                request._post, request._files = QueryDict(), MultiValueDict()
+                if isinstance(error, BadRequest | SuspiciousOperation):
+                    raise
+                raise BadRequest(f"unreadable request body: {error}") from error
+        return self.get_response(request)
+
+
+class PermissionsPolicyMiddleware:
+    """Turns off the browser features in settings.PERMISSIONS_POLICY, on every response."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.header = ", ".join(f"{feature}=()" for feature in settings.PERMISSIONS_POLICY)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.headers.setdefault("Permissions-Policy", self.header)
         return response

@@ -1,9 +1,11 @@
 """Quizsite settings: one file, every difference between machines comes from the environment."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import django
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -63,6 +65,36 @@ if env_bool("TRUST_X_FORWARDED_PROTO", False):
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Scripts, styles and images from the site itself only: no inline script or style anywhere,
+# the admin's included; no plugins, no <base>, no framing, forms post to the site.
+CONTENT_SECURITY_POLICY_DIRECTIVES = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "form-action": ["'self'"],
+}
+# Browser features the site never uses, off for it and anything it embeds.
+PERMISSIONS_POLICY = [
+    "accelerometer",
+    "autoplay",
+    "browsing-topics",
+    "camera",
+    "display-capture",
+    "geolocation",
+    "gyroscope",
+    "magnetometer",
+    "microphone",
+    "midi",
+    "payment",
+    "publickey-credentials-get",
+    "serial",
+    "usb",
+    "xr-spatial-tracking",
+]
 
 INSTALLED_APPS = [
     "modeltranslation",
@@ -72,6 +104,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
     "quizsite",
     "guides",
     "quizzes",
@@ -79,16 +112,28 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Django 6 sends the Content-Security-Policy itself; django-csp does it on Django 5.2.
+    "django.middleware.csp.ContentSecurityPolicyMiddleware"
+    if django.VERSION >= (6, 0)
+    else "csp.middleware.CSPMiddleware",
+    "quizsite.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "quizsite.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "quizsite.middleware.UnreadableBodyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
+
+if django.VERSION >= (6, 0):
+    SECURE_CSP = CONTENT_SECURITY_POLICY_DIRECTIVES
+else:
+    CONTENT_SECURITY_POLICY = {"DIRECTIVES": CONTENT_SECURITY_POLICY_DIRECTIVES}
 
 ROOT_URLCONF = "quizsite.urls"
 
@@ -126,17 +171,31 @@ def database_from_url(url: str, *, name: str = "DATABASE_URL") -> dict:
     except ValueError as error:
         raise ImproperlyConfigured(f"{name} can't be parsed: {error}") from None
     if database["ENGINE"] == "django.db.backends.postgresql":
-        database.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+        # A server that does not answer is given up on: at connection in 3 s, and on an open
+        # connection when TCP keepalives (idle 10 s, then 3 probes 2 s apart) or unacknowledged
+        # data (5 s) say the other end is gone, instead of the system's quarter of an hour.
+        options = database.setdefault("OPTIONS", {})
+        options.setdefault("connect_timeout", 3)
+        options.setdefault("keepalives", 1)
+        options.setdefault("keepalives_idle", 10)
+        options.setdefault("keepalives_interval", 2)
+        options.setdefault("keepalives_count", 3)
+        options.setdefault("tcp_user_timeout", 5000)
         if env_bool("DATABASE_POOL", True):
             # Django's pool replaces CONN_MAX_AGE; with health checks on, it tests a connection
             # before lending it, so one dropped by a restarted server is replaced instead of
             # failing a request.
             database["CONN_MAX_AGE"] = 0
             database["CONN_HEALTH_CHECKS"] = True
-            database["OPTIONS"]["pool"] = {
+            options["pool"] = {
                 "min_size": 1,
                 "max_size": env_int("DATABASE_POOL_MAX_SIZE", 4),
-                "timeout": 3,  # how long a request waits for a connection: then 503
+                # How long a request waits for a connection, then 503: a sync worker serves one
+                # request at a time, so while the database is up one is always ready.
+                "timeout": 0.5,
+                # The pool gives up reconnecting in the background after a second, instead of
+                # backing off for minutes; the next request asks for a connection again.
+                "reconnect_timeout": 1,
             }
         else:
             database["CONN_MAX_AGE"] = 600
@@ -190,6 +249,30 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Sign-in is throttled (quizsite/signin.py, django-axes): failures are counted per username and
+# per client address, in the database, so every worker and host shares them; after
+# AXES_FAILURE_LIMIT failures within AXES_COOLOFF_MINUTES, that username (from anywhere) and
+# that address (for any username) get a 429 page until the cool-off has passed since the last
+# failure. Per username stops guessing one account's password from many addresses; per
+# address stops one client spraying a password over many accounts, and limits it to locking
+# out one account per cool-off. Unlock: `manage.py axes_reset_username NAME` or
+# `axes_reset_ip ADDRESS`.
+AUTHENTICATION_BACKENDS = ["quizsite.signin.ThrottledModelBackend"]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+if AXES_FAILURE_LIMIT < 1 or AXES_COOLOFF_TIME <= timedelta(0):
+    raise ImproperlyConfigured("AXES_FAILURE_LIMIT and AXES_COOLOFF_MINUTES must be at least 1.")
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = [["username"], ["ip_address"]]
+AXES_LOCKOUT_CALLABLE = "quizsite.signin.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "quizsite.clientip.client_ip"
+AXES_VERBOSE = False  # its start-up banner would break one-line errors; lockouts still log
+# The client address is REMOTE_ADDR; behind N proxies that each append to X-Forwarded-For,
+# TRUSTED_PROXY_COUNT=N reads it from there (quizsite/clientip.py). Never trusted otherwise.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+# Sign-ups per address and hour (quizzes/views/accounts.py).
+SIGNUP_LIMIT_PER_HOUR = env_int("SIGNUP_LIMIT_PER_HOUR", 20)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -221,11 +304,18 @@ STORAGES = {
     },
 }
 
-# Everything to stdout/stderr, where gunicorn, Docker and systemd collect it.
+# Everything to standard error, where gunicorn (capture_output), Docker and systemd collect it;
+# a request's error says its method and path, and its traceback follows.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "request": {
+            "()": "quizsite.log.RequestFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s%(request_line)s %(message)s",
+        }
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "request"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 

@@ -14,4 +14,5 @@ urlpatterns += i18n_patterns(
     path("", include("quizzes.urls")),
 )
 
+handler400 = views.bad_request
 handler404 = views.page_not_found

@@ -1,7 +1,9 @@
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import requires_csrf_token
 
 
 @never_cache
@@ -20,3 +22,15 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if isinstance(exception, Http404) and exception.args and isinstance(exception.args[0], str):
         message = exception.args[0]
     return render(request, "404.html", {"message": message}, status=404)
+
+
+@requires_csrf_token
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 400, in the language of the page asked for.
+
+    A bad Host is refused before the language is activated (by the HTTPS redirect or
+    CommonMiddleware), so the language comes from the path here.
+    """
+    language = translation.get_language_from_path(request.path_info) or translation.get_language()
+    with translation.override(language):
+        return render(request, "400.html", status=400)

@@ -7,8 +7,11 @@ from django.contrib.auth.views import LoginView, RedirectURLMixin
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse_lazy
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views.generic import FormView
+
+from quizsite.ratelimit import ratelimit
 
 from ..services import attempts_claim
 from .learners import forget_learner_key, learner_key
@@ -22,6 +25,7 @@ class SignInView(LoginView):
         return _claim(self.request, response)
 
 
+@method_decorator(ratelimit("signup", limit="SIGNUP_LIMIT_PER_HOUR", per=3600), name="dispatch")
 class SignUpView(RedirectURLMixin, FormView):
     form_class = UserCreationForm
     template_name = "registration/signup.html"

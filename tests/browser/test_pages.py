@@ -199,6 +199,8 @@ def test_page_is_accessible_in_light_and_dark_and_fits_320_px(
     page, browser_attempt, served, open_page, lang
 ):
     name = f"{open_page.__name__}-{lang}"
+    refused = []
+    page.on("console", lambda m: "Content Security Policy" in m.text and refused.append(m.text))
     _open(open_page, page, browser_attempt, lang, served)
     problems = {}
     screenshot(page, name)
@@ -212,6 +214,7 @@ def test_page_is_accessible_in_light_and_dark_and_fits_320_px(
     problems["axe, 320 px"] = axe_violations(page)
     problems["wider than 320 px"] = page.evaluate("document.documentElement.scrollWidth > 320")
     problems["controls out of reach at 320 px"] = page.evaluate(BLOCKED_CONTROLS)
+    problems["refused by the Content-Security-Policy"] = refused
     assert {what: found for what, found in problems.items() if found} == {}
 
 

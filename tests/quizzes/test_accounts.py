@@ -78,3 +78,15 @@ def test_signup_ignores_a_next_url_on_another_host(client, db):
         {"username": "ada", "password1": "long-pass-phrase-9", "password2": "long-pass-phrase-9"},
     )
     assert response["Location"] == "/en/"
+
+
+def test_signups_from_one_address_are_rate_limited(client, settings, django_user_model):
+    settings.SIGNUP_LIMIT_PER_HOUR = 2
+    for number in range(3):
+        response = client.post(
+            "/fr/accounts/signup/",
+            {"username": f"ada{number}", "password1": "a long passphrase", "password2": "x"},
+        )
+    assert response.status_code == 429 and response.has_header("Retry-After")
+    assert "réessayer" in response.content.decode()
+    assert not django_user_model.objects.exists()  # The passwords differed: nobody was made.

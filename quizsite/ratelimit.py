@@ -1,0 +1,92 @@
+"""Limits on how often a client may do something, counted in the database.
+
+`ratelimit("signup", limit=10, per=3600)` on a view refuses more than 10 POSTs an hour from
+one client address (quizsite.clientip) with a 429 page saying when to try again. A hit is a
+row inserted before it is counted: of requests racing in parallel, only the first `limit` to
+commit see a count within the limit, so no race lets more through.
+"""
+
+import functools
+import hashlib
+import math
+from datetime import timedelta
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import ngettext
+
+from .clientip import client_ip
+from .models import RateLimitHit
+
+
+def hashed_key(scope: str, value: str) -> str:
+    """A key of fixed length whatever the client sent (a username, an address)."""
+    return f"{scope}:{hashlib.sha256(value.encode()).hexdigest()[:64]}"
+
+
+def hit(key: str, *, limit: int, per: timedelta) -> bool:
+    """Count one more request under `key` if fewer than `limit` were counted within `per`.
+
+    The hit is inserted, then counted with every hit committed before the count: a refused
+    hit is deleted again, so only the requests let through stay counted. Hits of the same
+    scope older than `per` go, whichever client they were for.
+    """
+    now = timezone.now()
+    scope = key.split(":", 1)[0]
+    RateLimitHit.objects.filter(key__startswith=f"{scope}:", at__lt=now - per).delete()
+    new = RateLimitHit.objects.create(key=key, at=now)
+    if RateLimitHit.objects.filter(key=key, at__gte=now - per).count() <= limit:
+        return True
+    new.delete()
+    return False
+
+
+def retry_after(key: str, *, limit: int, per: timedelta) -> int:
+    """Seconds until the oldest of the last `limit` hits leaves the window."""
+    hits = RateLimitHit.objects.filter(key=key, at__gte=timezone.now() - per).order_by("-at")
+    oldest = hits.values_list("at", flat=True)[limit - 1 : limit].first()
+    if oldest is None:
+        return 1
+    return max(1, math.ceil((oldest + per - timezone.now()).total_seconds()))
+
+
+def too_many_requests(request: HttpRequest, seconds: int, message: str) -> HttpResponse:
+    """The 429 page, in the page's language, with Retry-After."""
+    response = render(request, "429.html", {"message": message}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def try_again_in(seconds: int) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return ngettext(
+        "Too many attempts from your address. You can try again in %(minutes)d minute.",
+        "Too many attempts from your address. You can try again in %(minutes)d minutes.",
+        minutes,
+    ) % {"minutes": minutes}
+
+
+def ratelimit(scope: str, *, limit: int | str, per: int, methods: tuple[str, ...] = ("POST",)):
+    """Refuse more than `limit` requests in `per` seconds from one client address.
+
+    `limit` is a number, or the name of a setting read at each request
+    (`limit="SIGNUP_LIMIT_PER_HOUR"`), which tests can then override.
+    """
+    window = timedelta(seconds=per)
+
+    def decorator(view):
+        @functools.wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method in methods:
+                most = getattr(settings, limit) if isinstance(limit, str) else limit
+                key = hashed_key(scope, client_ip(request))
+                if not hit(key, limit=most, per=window):
+                    seconds = retry_after(key, limit=most, per=window)
+                    return too_many_requests(request, seconds, try_again_in(seconds))
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
