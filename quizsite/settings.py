@@ -221,6 +221,9 @@ STORAGES = {
     },
 }
 
+# Uploaded files: the admin keeps an import file here between its preview and its confirmation.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
+
 # Everything to stdout/stderr, where gunicorn, Docker and systemd collect it.
 LOGGING = {
     "version": 1,

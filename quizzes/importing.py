@@ -379,10 +379,7 @@ def _quiz_diff(planner: _Planner, fields: dict, guide_slugs: list[str], question
 
 
 def _answered() -> str:
-    return gettext(
-        "it would delete content that learners have answered "
-        "(unpublish the quiz instead, or keep it in the file)."
-    )
+    return gettext("it would delete content that learners have answered.")
 
 
 def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug: str | None):
