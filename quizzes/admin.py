@@ -425,7 +425,7 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
             return self._import_preview(request, plan, content=b"", choices=kept.choices)
         finally:
             upload_discard(token=token)
-        messages.success(request, gettext("Imported. ") + " ".join(plan_summary(plan)))
+        messages.success(request, " ".join([gettext("Imported."), *plan_summary(plan)]))
         return redirect("admin:quizzes_quiz_changelist")
 
     def _import_permission(self, request: HttpRequest) -> None:
