@@ -382,7 +382,7 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["file"]
             choices = form.import_choices()
-            plan = import_plan(content=upload.read(), **choices)
+            plan = self._import_plan(request, content=upload.read(), choices=choices)
             return self._import_preview(request, plan, content=upload, choices=choices)
         status = 200
         if form.has_error("file", "too_big"):
@@ -411,7 +411,7 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
             upload_discard(token=token)
             messages.info(request, gettext("Import cancelled: nothing was written."))
             return redirect("admin:quizzes_quiz_changelist")
-        plan = import_plan(content=kept.content, **kept.choices)
+        plan = self._import_plan(request, content=kept.content, choices=kept.choices)
         if plan.digest != kept.digest:
             upload_discard(token=token)
             messages.warning(
@@ -431,6 +431,15 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
     def _import_permission(self, request: HttpRequest) -> None:
         if not (self.has_add_permission(request) and self.has_change_permission(request)):
             raise PermissionDenied
+
+    def _import_plan(self, request: HttpRequest, *, content: bytes, choices: dict) -> ImportPlan:
+        """The plan of an import, refused when it writes guide paths the user may not."""
+        plan = import_plan(content=content, **choices)
+        guide_perms = ["guides.add_guidepath", "guides.change_guidepath"]
+        if plan.guides is not None and not request.user.has_perms(guide_perms):
+            message = gettext("This file writes guide paths, which you may not add or change.")
+            return replace(plan, errors=(("", message),))
+        return plan
 
     def _import_preview(self, request, plan: ImportPlan, *, content, choices: dict):
         if hasattr(content, "seek"):

@@ -10,7 +10,6 @@ one transaction, or nothing.
 import hashlib
 from dataclasses import dataclass, field
 
-import yaml
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
@@ -30,7 +29,6 @@ from .quizfile import (
     guide_paths_import,
     quiz_export,
     quiz_file_check,
-    quiz_file_read,
     quiz_import,
 )
 
@@ -186,11 +184,7 @@ def _yaml_read(content: bytes) -> dict:
         message = gettext("The file is %(size)s MB; at most %(limit)s MB can be imported.")
         sizes = {"size": round(len(content) / 2**20, 1), "limit": round(MAX_YAML_BYTES / 2**20)}
         raise QuizFileError([("", message % sizes)])
-    data = quiz_file_read(content=content)
-    # safe_load shares what an alias names, but reading it goes over every copy.
-    if b"*" in content and any(isinstance(event, yaml.AliasEvent) for event in yaml.parse(content)):
-        raise QuizFileError([("", gettext("YAML aliases (*name) are not allowed in a quiz file."))])
-    return data
+    return bundles.yaml_file_read(content=content)
 
 
 def _yaml_plan(planner: _Planner, data: dict) -> None:
@@ -207,7 +201,7 @@ def _bundle_plan(planner: _Planner, bundle: bundles.Bundle) -> None:
         try:
             guides = guide_paths_check(data=bundle.guides)
         except QuizFileError as error:
-            raise QuizFileError(bundles._in_entry(bundles.GUIDES_NAME, error.errors)) from None
+            raise QuizFileError(bundles.in_entry(bundles.GUIDES_NAME, error.errors)) from None
         planner.guides = bundle.guides
         _guides_diff(planner, guides)
         known = {slug for slug, _fields in guides}
@@ -299,7 +293,7 @@ def _quiz_plan(planner: _Planner, data: dict, *, known_guides: set[str], place: 
         )
         errors.append(("", hint))
     if errors:
-        planner.errors.extend(bundles._in_entry(place, errors) if place else errors)
+        planner.errors.extend(bundles.in_entry(place, errors) if place else errors)
         return
     planner.quizzes.append({**data, "guide_paths": guide_slugs})
     _quiz_diff(planner, fields, guide_slugs, questions)

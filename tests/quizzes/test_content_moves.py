@@ -6,6 +6,7 @@ import time
 import zipfile
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
@@ -15,7 +16,7 @@ from quizzes.gift import gift_export
 from quizzes.importing import CREATE, DELETE, UPDATE, Change, import_apply, import_plan
 from quizzes.models import Choice, Question, Quiz
 from quizzes.quizfile import quiz_export, quiz_file_dump
-from tests.factories import answer, choice_of, make_quiz, start
+from tests.factories import answer, choice_of, make_quiz, make_staff, start
 from tests.quizzes import test_gift, test_moodle_xml
 
 IMPORT_URL = "/admin/quizzes/quiz/import/"
@@ -571,3 +572,19 @@ def test_admin_french_fill_of_a_target_quiz(editor_client, guide):
     editor_client.post(CONFIRM_URL, {"token": response.context["token"], "confirm": "x"})
     assert quiz.questions.get(position=2).prompt_fr == "Énoncé de la question 2"
     assert list(Quiz.objects.get(slug="dp-quiz").guide_paths.all()) == [guide]
+
+
+def test_admin_refuses_guide_paths_to_an_editor_who_may_not_write_them(client, db):
+    user = make_staff("quiz-only", "Editors")
+    user.groups.clear()
+    user.user_permissions.set(
+        Permission.objects.filter(codename__in=["add_quiz", "change_quiz", "view_quiz"])
+    )
+    client.force_login(user)
+    with open("quizzes/demo/guides.yaml", "rb") as file:
+        response = _upload(client, file.read(), "guides.yaml")
+    assert response.status_code == 400
+    assert "This file writes guide paths, which you may not add or change." in (
+        response.content.decode()
+    )
+    assert not GuidePath.objects.exists()
