@@ -13,7 +13,15 @@ from django.core.management import CommandError, call_command
 from guides.models import GuidePath
 from quizzes import bundles
 from quizzes.gift import gift_export
-from quizzes.importing import CREATE, DELETE, UPDATE, Change, import_apply, import_plan
+from quizzes.importing import (
+    CREATE,
+    DELETE,
+    UPDATE,
+    Change,
+    format_detect,
+    import_apply,
+    import_plan,
+)
 from quizzes.models import Choice, Question, Quiz
 from quizzes.quizfile import quiz_export, quiz_file_dump
 from tests.factories import answer, choice_of, make_quiz, make_staff, start
@@ -588,3 +596,33 @@ def test_admin_refuses_guide_paths_to_an_editor_who_may_not_write_them(client, d
         response.content.decode()
     )
     assert not GuidePath.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("site.zip", b"", "bundle"),
+        ("upload", _zip({"guides.yaml": b"guide_paths: []\n"}), "bundle"),
+        ("upload", b'\xef\xbb\xbf<?xml version="1.0"?><quiz/>', "moodle-xml"),
+        ("upload", b"# A quiz\nslug: tiny\n", "yaml"),
+        ("upload", b"guide_paths: []\n", "yaml"),
+        ("upload", b"Is it?{T}\n", "gift"),
+        ("QUIZ.YML", b"", "yaml"),
+        ("questions.txt", b"", "gift"),
+    ],
+)
+def test_the_format_comes_from_the_name_or_else_the_first_bytes(name, content, expected):
+    assert format_detect(name=name, content=content) == expected
+
+
+def test_exportcontent_writes_the_zip_to_standard_output(db, capsysbinary):
+    make_quiz(questions=1)
+    call_command("exportcontent")
+    assert capsysbinary.readouterr().out == bundles.bundle_export()
+
+
+def test_images_in_a_bundle_are_listed_as_left_out(db):
+    content = bundles.bundle_zip({"guides.yaml": b"guide_paths: []\n", "images/a.png": b"png"})
+    plan = import_plan(content=content, name="site.zip")
+    assert plan.problems == (("images/a.png", "this site does not store images yet: left out."),)
+    assert plan.changes == ()
