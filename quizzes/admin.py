@@ -380,10 +380,10 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
         self._import_permission(request)
         form = QuizImportForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
-            upload = form.cleaned_data["file"]
+            content = form.cleaned_data["file"].read()
             choices = form.import_choices()
-            plan = self._import_plan(request, content=upload.read(), choices=choices)
-            return self._import_preview(request, plan, content=upload, choices=choices)
+            plan = self._import_plan(request, content=content, choices=choices)
+            return self._import_preview(request, plan, content=content, choices=choices)
         status = 200
         if form.has_error("file", "too_big"):
             status = 413
@@ -441,10 +441,8 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
             return replace(plan, errors=(("", message),))
         return plan
 
-    def _import_preview(self, request, plan: ImportPlan, *, content, choices: dict):
-        if hasattr(content, "seek"):
-            content.seek(0)
-            content = content.read()
+    def _import_preview(self, request, plan: ImportPlan, *, content: bytes, choices: dict):
+        """The plan on a page; a plan that writes something keeps its file for the confirmation."""
         token = ""
         if plan.can_apply and plan.changes:
             token = upload_keep(content=content, choices=choices, digest=plan.digest)
