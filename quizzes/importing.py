@@ -189,8 +189,7 @@ def _yaml_read(content: bytes) -> dict:
 
 def _yaml_plan(planner: _Planner, data: dict) -> None:
     if set(data) == {"guide_paths"} and isinstance(data["guide_paths"], list):
-        planner.guides = data
-        _guides_diff(planner, guide_paths_check(data=data))
+        _guides_diff(planner, data, guide_paths_check(data=data))
         return
     _quiz_plan(planner, data, known_guides=set(), place="")
 
@@ -202,8 +201,7 @@ def _bundle_plan(planner: _Planner, bundle: bundles.Bundle) -> None:
             guides = guide_paths_check(data=bundle.guides)
         except QuizFileError as error:
             raise QuizFileError(bundles.in_entry(bundles.GUIDES_NAME, error.errors)) from None
-        planner.guides = bundle.guides
-        _guides_diff(planner, guides)
+        _guides_diff(planner, bundle.guides, guides)
         known = {slug for slug, _fields in guides}
     for name, data in bundle.quizzes:
         slug = name.removeprefix(bundles.QUIZ_DIR).removesuffix(".yaml")
@@ -217,7 +215,9 @@ def _bundle_plan(planner: _Planner, bundle: bundles.Bundle) -> None:
         planner.problems.append((bundles.IMAGE_DIR + image, message))
 
 
-def _guides_diff(planner: _Planner, guides: list[tuple[str, dict]]) -> None:
+def _guides_diff(planner: _Planner, data: dict, guides: list[tuple[str, dict]]) -> None:
+    """Compare a checked guides file with the guide paths; it is written if any changes."""
+    written = len(planner.changes)
     existing = GuidePath.objects.in_bulk([slug for slug, _fields in guides], field_name="slug")
     for slug, fields in guides:
         guide = existing.get(slug)
@@ -228,6 +228,8 @@ def _guides_diff(planner: _Planner, guides: list[tuple[str, dict]]) -> None:
         changed = _changed_fields(guide, fields)
         if changed:
             planner.change(UPDATE, "guide path", place, changed)
+    if len(planner.changes) > written:
+        planner.guides = data
 
 
 def _default(name: str) -> str:
@@ -295,8 +297,10 @@ def _quiz_plan(planner: _Planner, data: dict, *, known_guides: set[str], place: 
     if errors:
         planner.errors.extend(bundles.in_entry(place, errors) if place else errors)
         return
-    planner.quizzes.append({**data, "guide_paths": guide_slugs})
+    written = sum(planner.counts.values())
     _quiz_diff(planner, fields, guide_slugs, questions)
+    if sum(planner.counts.values()) > written:  # A quiz that doesn't change isn't written.
+        planner.quizzes.append({**data, "guide_paths": guide_slugs})
 
 
 def _quiz_diff(planner: _Planner, fields: dict, guide_slugs: list[str], questions: list) -> None:

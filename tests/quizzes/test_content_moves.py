@@ -626,3 +626,19 @@ def test_images_in_a_bundle_are_listed_as_left_out(db):
     plan = import_plan(content=content, name="site.zip")
     assert plan.problems == (("images/a.png", "this site does not store images yet: left out."),)
     assert plan.changes == ()
+
+
+def test_only_what_changes_is_written(db, tmp_path, guide):
+    changed, unchanged = make_quiz(questions=2, guide=guide), make_quiz(slug="same", questions=2)
+    bundle = bundles.bundle_export()
+    Quiz.objects.filter(pk=changed.pk).update(title_fr="Ancien titre")
+    stamps = dict(Quiz.objects.values_list("slug", "updated_at"))
+    guide_before = list(GuidePath.objects.values())
+    plan = import_plan(content=bundle, name="site.zip")
+    assert [data["slug"] for data in plan.quizzes] == ["dp-quiz"]
+    assert plan.guides is None
+    import_apply(plan=plan)
+    assert Quiz.objects.get(slug="same").updated_at == stamps["same"]
+    assert Quiz.objects.get(slug="dp-quiz").updated_at > stamps["dp-quiz"]
+    assert list(GuidePath.objects.values()) == guide_before
+    assert unchanged.questions.count() == 2
