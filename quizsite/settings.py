@@ -304,6 +304,9 @@ STORAGES = {
     },
 }
 
+# Uploaded files: the admin keeps an import file here between its preview and its confirmation.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
+
 # Everything to standard error, where gunicorn (capture_output), Docker and systemd collect it;
 # a request's error says its method and path, and its traceback follows.
 LOGGING = {

@@ -296,9 +296,8 @@ def _delete_unrecorded(queryset, place: str) -> None:
         raise QuizFileError([(place, message)]) from None
 
 
-@transaction.atomic
-def guide_paths_import(*, data: dict) -> list[GuidePath]:
-    """Create or update guide paths by slug from a guides file."""
+def guide_paths_check(*, data: dict) -> list[tuple[str, dict]]:
+    """Check a whole guides file without writing: each guide path as (slug, model fields)."""
     check = _FileChecker()
     data = check.mapping(data, "", {"guide_paths"}, {"guide_paths"})
     parsed = []
@@ -317,8 +316,15 @@ def guide_paths_import(*, data: dict) -> list[GuidePath]:
         check.model(GuidePath(slug=slug, **fields), place, exclude=[])
         parsed.append((slug, fields))
     check.raise_if_any()
+    return parsed
+
+
+@transaction.atomic
+def guide_paths_import(*, data: dict) -> list[GuidePath]:
+    """Create or update guide paths by slug from a guides file."""
     return [
-        GuidePath.objects.update_or_create(slug=slug, defaults=fields)[0] for slug, fields in parsed
+        GuidePath.objects.update_or_create(slug=slug, defaults=fields)[0]
+        for slug, fields in guide_paths_check(data=data)
     ]
 
 
@@ -362,3 +368,19 @@ def quiz_export(*, quiz: Quiz) -> dict:
         **_texts_export(quiz),
         "questions": questions,
     }
+
+
+def quiz_file_check(*, data: dict) -> tuple[dict, list[GuidePath], list[_QuestionData]]:
+    """Check a whole quiz file without writing: its quiz fields, guide paths and questions."""
+    return _quiz_parse(data)
+
+
+def guide_paths_export() -> dict:
+    """Every guide path as the guides file guide_paths_import reads."""
+    guide_paths = []
+    for guide in GuidePath.objects.order_by("position", "slug"):
+        item = {"slug": guide.slug, "position": guide.position, "is_published": guide.is_published}
+        if guide.url:
+            item["url"] = guide.url
+        guide_paths.append(item | _texts_export(guide))
+    return {"guide_paths": guide_paths}

@@ -136,6 +136,42 @@ def quiz_report_filtered(page: Page, browser_attempt, lang: str) -> Response:
     )
 
 
+ADMIN_PASSWORD = "a long enough passphrase"
+# A GIFT file of a new category: one question imported, one imported with a loss, one left out.
+IMPORT_GIFT = b"""$CATEGORY: $course$/top/Networks
+
+::Ports::Which port does HTTP use?{=80 ~21 ~443}
+
+::Weights::Which are transport protocols?{~%50%TCP ~%50%UDP ~%-100%IP}
+
+What is 2 + 2?{#4}
+"""
+
+
+def sign_in_to_admin(page: Page, lang: str) -> None:
+    """A superuser signed in to the admin, which speaks the browser's language."""
+    from django.contrib.auth.models import User
+
+    if not User.objects.filter(username="admin").exists():
+        User.objects.create_superuser("admin", password=ADMIN_PASSWORD)
+    page.set_extra_http_headers({"Accept-Language": lang})
+    page.goto("/admin/login/?next=/admin/")
+    page.locator("#id_username").fill("admin")
+    page.locator("#id_password").fill(ADMIN_PASSWORD)
+    with page.expect_navigation():
+        page.locator("input[type=submit]").click()
+
+
+def admin_import_preview(page: Page, browser_attempt, lang: str) -> Response:
+    sign_in_to_admin(page, lang)
+    page.goto("/admin/quizzes/quiz/import/")
+    upload = {"name": "networks.gift", "mimeType": "text/plain", "buffer": IMPORT_GIFT}
+    page.locator("#id_file").set_input_files(upload)
+    with page.expect_navigation() as navigation:
+        page.locator("input[type=submit].default").click()
+    return navigation.value
+
+
 PAGES = [
     pytest.param(home, id="home"),
     pytest.param(guide, id="guide"),
@@ -155,8 +191,15 @@ PAGES = [
     pytest.param(reports, id="reports"),
     pytest.param(quiz_report, id="quiz-report"),
     pytest.param(quiz_report_filtered, id="quiz-report-filtered"),
+    pytest.param(admin_import_preview, id="admin-import-preview"),
 ]
 STATUS = {"question_form_error": 400, "not_found": 404}
+
+
+@pytest.fixture(autouse=True)
+def kept_uploads(settings, tmp_path):
+    """Where the admin keeps an import file until it is confirmed."""
+    settings.MEDIA_ROOT = tmp_path / "media"
 
 
 @pytest.fixture(scope="module")
@@ -174,11 +217,13 @@ def _open(open_page, page, browser_attempt, lang, served) -> None:
 
 # Every link, button and form field must be on screen at 320 px and the topmost thing where
 # a finger would tap it (its label counts, for radio buttons). The skip link hides off screen
-# until it has the focus; the keyboard tests use it.
+# until it has the focus; the keyboard tests use it. The admin's own skip link does the same,
+# and Django's admin hides its navigation sidebar and the sidebar's toggle below 768 px.
 BLOCKED_CONTROLS = """() => {
     const blocked = [];
+    const exempt = ".skip-link, .skip-to-content-link, #nav-sidebar, #toggle-nav-sidebar";
     for (const control of document.querySelectorAll("a[href], button, input, select, textarea")) {
-        if (control.type === "hidden" || control.classList.contains("skip-link")) continue;
+        if (control.type === "hidden" || control.closest(exempt)) continue;
         control.scrollIntoView({block: "center"});
         const box = control.getClientRects()[0];
         const hit = box

@@ -18,6 +18,14 @@ from quizzes.quizfile import (
 from tests.factories import answer, choice_of, make_quiz, start
 
 IMPORT_URL = "/admin/quizzes/quiz/import/"
+CONFIRM_URL = "/admin/quizzes/quiz/import/confirm/"
+
+
+@pytest.fixture(autouse=True)
+def kept_uploads(settings, tmp_path):
+    """The files kept between an import's preview and its confirmation."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
 
 
 def quiz_file(**changes) -> dict:
@@ -48,8 +56,12 @@ def quiz_file(**changes) -> dict:
     return data | changes
 
 
-def upload(client, content: bytes):
-    return client.post(IMPORT_URL, {"file": SimpleUploadedFile("quiz.yaml", content)})
+def upload(client, content: bytes, name: str = "quiz.yaml", **fields):
+    """Upload a file in the admin and confirm its preview; the preview if it can't be."""
+    response = client.post(IMPORT_URL, {"file": SimpleUploadedFile(name, content), **fields})
+    if response.status_code != 200 or not response.context["token"]:
+        return response
+    return client.post(CONFIRM_URL, {"token": response.context["token"], "confirm": "Confirm"})
 
 
 def snapshot() -> list:
@@ -139,7 +151,11 @@ def test_importquiz_and_exportquiz_commands(tmp_path, capsys, guide):
     path = tmp_path / "tiny.yaml"
     path.write_text(quiz_file_dump(quiz_file()), encoding="utf-8")
     call_command("importquiz", str(path))
-    assert "Imported tiny-quiz: 3 questions." in capsys.readouterr().out
+    assert capsys.readouterr().out == (
+        "Create: 1 quiz, 3 questions, 6 choices.\n"
+        "  create: quiz tiny-quiz: “Tiny quiz”: 3 questions, 6 choices\n"
+        "Imported.\n"
+    )
     call_command("exportquiz", "tiny-quiz")
     assert yaml.safe_load(capsys.readouterr().out)["title"] == {
         "en": "Tiny quiz",

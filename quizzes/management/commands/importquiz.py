@@ -1,24 +1,33 @@
-from pathlib import Path
+from django.conf import settings
+from django.core.management.base import BaseCommand
 
-from django.core.management.base import BaseCommand, CommandError
+from quizzes.importing import FORMATS
 
-from quizzes.quizfile import QuizFileError, quiz_file_read, quiz_import
+from ._importing import ImportCommand
 
 
-class Command(BaseCommand):
-    help = "Create or update a quiz from a file (docs/quiz-format.md); a bad file changes nothing."
+class Command(ImportCommand, BaseCommand):
+    help = (
+        "Create or update quizzes from a quiz file, a guides file, GIFT or Moodle XML "
+        "(docs/quiz-format.md); shows what changes first, and a bad file changes nothing."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", type=Path)
+        super().add_arguments(parser)
+        parser.add_argument(
+            "--format", choices=FORMATS, help="The file's format (default: from its name)."
+        )
+        parser.add_argument(
+            "--language",
+            choices=[code for code, _name in settings.LANGUAGES],
+            default=settings.LANGUAGE_CODE,
+            help="The language of a GIFT or Moodle XML file's texts.",
+        )
+        parser.add_argument(
+            "--quiz", metavar="SLUG", help="Put every question of a GIFT or Moodle XML file here."
+        )
 
-    def handle(self, *args, file: Path, **options):
-        try:
-            content = file.read_bytes()
-        except OSError as error:
-            raise CommandError(f"{file}: {error.strerror}.") from None
-        try:
-            quiz = quiz_import(data=quiz_file_read(content=content))
-        except QuizFileError as error:
-            raise CommandError(f"{file} was not imported:\n" + "\n".join(error.messages)) from None
-        count = quiz.questions.count()
-        self.stdout.write(f"Imported {quiz.slug}: {count} questions.")
+    def handle(self, *args, file, dry_run: bool, format, language, quiz, **options):
+        self.run_import(
+            file, dry_run=dry_run, file_format=format, language=language, quiz_slug=quiz
+        )

@@ -1,0 +1,41 @@
+"""The admin's import walked in the browser: upload, preview, confirm or cancel."""
+
+import pytest
+from playwright.sync_api import Page
+
+from quizzes.models import Quiz
+from tests.browser.conftest import t
+from tests.browser.test_pages import admin_import_preview
+
+
+@pytest.fixture(autouse=True)
+def kept_uploads(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_upload_preview_then_confirm(page: Page, browser_attempt, kept_uploads, lang):
+    response = admin_import_preview(page, browser_attempt, lang)
+    assert response.status == 200
+    main = page.locator("#content-main")
+    assert t(lang, "Create") in main.inner_text()
+    for line in (5, 7):  # The loss of partial credit, then the numerical question left out.
+        assert t(lang, "line %(line)s", line=line) in main.inner_text()
+    assert not Quiz.objects.filter(slug="networks").exists()
+    with page.expect_navigation():
+        page.get_by_role("button", name=t(lang, "Confirm the import")).click()
+    assert page.url.endswith("/admin/quizzes/quiz/")
+    assert t(lang, "Imported.") in page.locator(".messagelist").inner_text()
+    quiz = Quiz.objects.get(slug="networks")
+    assert [q.kind for q in quiz.questions.all()] == ["single", "multiple"]
+    assert list((kept_uploads / "imports").iterdir()) == []
+
+
+def test_upload_preview_then_cancel(page: Page, browser_attempt, kept_uploads):
+    admin_import_preview(page, browser_attempt, "en")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Cancel").click()
+    assert "Import cancelled: nothing was written." in page.locator(".messagelist").inner_text()
+    assert not Quiz.objects.filter(slug="networks").exists()
+    assert list((kept_uploads / "imports").iterdir()) == []
