@@ -121,14 +121,15 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
 
 def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResponse:
     """Record the posted answer and show its feedback (POST/redirect/GET), or say why not."""
-    form = AnswerForm(request.POST, choices=_ordered_choices(found, step.question))
+    choices = _ordered_choices(found, step.question)
+    form = AnswerForm(request.POST, choices=choices, kind=step.question.kind)
     if form.is_valid():  # The service tells whether it is this question's turn.
         try:
             answer_record(
                 attempt=found.attempt,
                 quiz=found.quiz,
                 question=step.question,
-                choice=form.cleaned_data["choice"],
+                choices=form.cleaned_data["choices"],
             )
         except NotOpenYet as refusal:
             return _out_of_order(request, found, refusal.first_open)

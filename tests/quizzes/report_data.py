@@ -63,12 +63,14 @@ def take(quiz: Quiz, *, user, lang: str, picks: list[int], when: datetime) -> At
     """An attempt through the real services, answering question n with choice picks[n-1]."""
     with translation.override(lang):
         attempt = attempt_start(quiz=quiz, user=user, learner_key=secrets.token_hex(16))
-    for question, number in zip(quiz.questions.order_by("position"), picks, strict=False):
+    content = content_of(quiz)
+    for question, number in zip(content.questions, picks, strict=False):
+        numbers = number if isinstance(number, tuple) else (number,)
         answer_record(
             attempt=attempt,
-            quiz=content_of(quiz),
+            quiz=content,
             question=question,
-            choice=question.choices.get(position=number),
+            choices=tuple(question.choices[n - 1] for n in numbers),
         )
     Attempt.objects.filter(pk=attempt.pk).update(started_at=when)
     return attempt

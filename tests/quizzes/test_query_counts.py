@@ -8,7 +8,16 @@ quiz after an edit (COLD), none after that.
 
 import pytest
 
-from tests.factories import answer, choice_of, make_quiz, question_url, results_url, start
+from tests.factories import (
+    answer,
+    answer_picks,
+    choice_of,
+    make_multiple,
+    make_quiz,
+    question_url,
+    results_url,
+    start,
+)
 
 COLD = 4
 QUESTION_PAGE = 1  # The attempt with its answers and picks; answered or not.
@@ -96,3 +105,15 @@ def test_landing_page(client, sized_quiz, django_assert_num_queries):
 def test_home_page(client, sized_quiz, django_assert_num_queries):
     with django_assert_num_queries(HOME_PAGE):
         assert client.get("/en/").status_code == 200
+
+
+def test_multiple_choice_pages_cost_the_same(client, sized_quiz, django_assert_num_queries):
+    make_multiple(sized_quiz, 1)
+    attempt = start(client, sized_quiz)
+    with django_assert_num_queries(QUESTION_PAGE):
+        assert client.get(question_url(attempt, 1)).status_code == 200
+    picks = list(sized_quiz.questions.get(position=1).choices.filter(is_correct=True))
+    with django_assert_num_queries(ANSWER_POST):
+        assert answer_picks(client, attempt, 1, picks).status_code == 302
+    with django_assert_num_queries(QUESTION_PAGE):
+        assert client.get(question_url(attempt, 1)).status_code == 200
