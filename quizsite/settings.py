@@ -104,6 +104,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "quizsite.context_processors.languages",
+                "quizzes.context_processors.learner",
             ],
         },
     },

@@ -10,8 +10,9 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.generic import FormView
 
+from ..selectors import has_any_attempt
 from ..services import attempts_claim
-from .learners import forget_learner_key, learner_key
+from .learners import forget_learner_key, learner_key, learner_of, note_attempts
 
 
 class SignInView(LoginView):
@@ -36,5 +37,8 @@ def _claim(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """Move the anonymous attempts to the account that just signed in; the key goes."""
     if attempts_claim(learner_key=learner_key(request), user=request.user):
         messages.success(request, _("Your attempts so far are now saved to your account."))
+        note_attempts(request)
+    elif has_any_attempt(learner=learner_of(request)):
+        note_attempts(request)
     forget_learner_key(response)
     return response

@@ -12,14 +12,16 @@ from ..content import ChoiceContent, QuestionContent, QuizContent
 from ..forms import AnswerForm
 from ..models import AttemptKind
 from ..selectors import (
+    NOT_STARTED,
     LearnerAttempt,
     Recorded,
     Step,
     attempt_for_learner,
     attempt_steps,
     catalogue,
+    learner_progress,
     quiz_for_learner,
-    resumable_attempt,
+    quiz_statuses,
 )
 from ..services import (
     AlreadyAnswered,
@@ -29,14 +31,26 @@ from ..services import (
     attempt_restart,
     attempt_start,
 )
-from .learners import keep_learner_key, learner_of, new_learner_key
+from .learners import keep_learner_key, learner_of, new_learner_key, note_attempts
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     listing = catalogue()
-    context = {"guides": listing.guide_paths, "unlinked_quizzes": listing.unlinked_quizzes}
+    guides, unlinked = list(listing.guide_paths), list(listing.unlinked_quizzes)
+    quiz_ids = [quiz.pk for guide in guides for quiz in guide.published_quizzes]
+    statuses = quiz_statuses(
+        learner=learner_of(request), quiz_ids=quiz_ids + [quiz.pk for quiz in unlinked]
+    )
+    context = {"guides": guides, "unlinked_quizzes": unlinked, "statuses": statuses}
     return render(request, "quizzes/home.html", context)
+
+
+@require_safe
+def progress(request: HttpRequest) -> HttpResponse:
+    """My progress: every guide path and quiz, where the learner is with each."""
+    found = learner_progress(learner=learner_of(request))
+    return render(request, "quizzes/progress.html", {"progress": found})
 
 
 def _get_published_quiz(request: HttpRequest, slug: str) -> QuizContent:
@@ -54,7 +68,9 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "quiz": quiz,
         "questions": quiz.questions,
         "guides": quiz.guide_paths,
-        "resume": resumable_attempt(quiz_id=quiz.pk, learner=learner_of(request)),
+        "status": quiz_statuses(learner=learner_of(request), quiz_ids=[quiz.pk]).get(
+            quiz.pk, NOT_STARTED
+        ),
     }
     return render(request, "quizzes/quiz_detail.html", context)
 
@@ -69,6 +85,7 @@ def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
     kind = AttemptKind.QUIZ if quiz.is_published else AttemptKind.PREVIEW
     if request.user.is_authenticated:
         attempt = start(quiz=quiz, user=request.user, kind=kind)
+        note_attempts(request)
         return redirect(attempt.question_url(1))
     key = learner_of(request).key or new_learner_key()
     attempt = start(quiz=quiz, user=None, learner_key=key, kind=kind)

@@ -117,3 +117,40 @@ def test_multiple_choice_pages_cost_the_same(client, sized_quiz, django_assert_n
         assert answer_picks(client, attempt, 1, picks).status_code == 302
     with django_assert_num_queries(QUESTION_PAGE):
         assert client.get(question_url(attempt, 1)).status_code == 200
+
+
+PROGRESS_PAGE = 4  # Guide paths, their quizzes, the other quizzes, the learner's attempts.
+STATUS = 1  # The learner's attempts at the quizzes a page lists (quiz_statuses).
+
+
+GUIDE_PAGE = 2  # The guide path, its quizzes.
+
+
+@pytest.mark.parametrize("quizzes", [2, 20])
+def test_listing_pages_with_a_learner_read_the_statuses_once(
+    client, guide, quizzes, django_assert_num_queries
+):
+    listed = [make_quiz(slug=f"quiz-{n}", questions=2, guide=guide) for n in range(quizzes)]
+    for quiz in listed:
+        start(client, quiz)
+    with django_assert_num_queries(HOME_PAGE + STATUS):
+        assert client.get("/en/").status_code == 200
+    with django_assert_num_queries(GUIDE_PAGE + STATUS):
+        assert client.get(f"/en/guides/{guide.slug}/").status_code == 200
+    with django_assert_num_queries(LANDING_PAGE):  # The status is the resume's query.
+        assert client.get(f"/en/quizzes/{listed[0].slug}/").status_code == 200
+
+
+def test_guide_page_without_a_learner(client, guide, django_assert_num_queries):
+    make_quiz(guide=guide)
+    with django_assert_num_queries(GUIDE_PAGE):
+        assert client.get(f"/en/guides/{guide.slug}/").status_code == 200
+
+
+@pytest.mark.parametrize("attempts", [1, 50])
+def test_progress_page(client, guide, attempts, django_assert_num_queries):
+    quiz = make_quiz(questions=2, guide=guide)
+    for _ in range(attempts):
+        start(client, quiz, start_over=True)
+    with django_assert_num_queries(PROGRESS_PAGE):
+        assert client.get("/en/progress/").status_code == 200
