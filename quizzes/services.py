@@ -118,6 +118,44 @@ def attempt_restart(
     )
 
 
+class NotFinished(Exception):
+    """The attempt is still in progress: its mistakes are not known yet."""
+
+
+class NothingMissed(Exception):
+    """Every question of the attempt was answered right: there is nothing to practise."""
+
+
+def practice_start(
+    *,
+    attempt: Attempt,
+    quiz: QuizContent,
+    user: AbstractBaseUser | None,
+    learner_key: str = "",
+) -> Attempt:
+    """A practice attempt at the questions the learner missed in `attempt` (theirs, finished),
+    in the quiz's order; it replaces their practice attempt in progress at the quiz, if any
+    (one transaction: attempt_restart's). Raises NotFinished or NothingMissed, and then
+    creates nothing."""
+    if not attempt.is_finished:
+        raise NotFinished
+    missed = set(
+        Answer.objects.filter(attempt=attempt, is_correct=False).values_list(
+            "question_id", flat=True
+        )
+    )
+    question_ids = [q.pk for q in quiz.questions_among(attempt.question_ids) if q.pk in missed]
+    if not question_ids:
+        raise NothingMissed
+    return attempt_restart(
+        quiz=quiz,
+        user=user,
+        learner_key=learner_key,
+        kind=AttemptKind.PRACTICE,
+        question_ids=question_ids,
+    )
+
+
 # Run by every answer, compiled once (quizsite/queries.py).
 _LOCK_ATTEMPT = CompiledQuery(
     Attempt.objects.select_for_update().filter(pk=Placeholder("id")).values_list("abandoned_at")

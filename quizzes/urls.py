@@ -9,6 +9,7 @@ urlpatterns = [
     path("quizzes/<slug:slug>/start/", learner.quiz_start, name="quiz_start"),
     path("attempts/<uuid:public_id>/questions/<int:number>/", learner.question, name="question"),
     path("attempts/<uuid:public_id>/results/", learner.results, name="results"),
+    path("attempts/<uuid:public_id>/practice/", learner.practice, name="practice"),
     path("progress/", learner.progress, name="progress"),
     path("accounts/login/", accounts.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -26,10 +26,13 @@ from ..selectors import (
 from ..services import (
     AlreadyAnswered,
     AttemptClosed,
+    NotFinished,
+    NothingMissed,
     NotOpenYet,
     answer_record,
     attempt_restart,
     attempt_start,
+    practice_start,
 )
 from .learners import keep_learner_key, learner_of, new_learner_key, note_attempts
 
@@ -207,6 +210,7 @@ def _question_page(
 
 @require_safe
 def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Score, a line per question, and the reviews: all, or only the mistakes (?mistakes=1)."""
     found = _get_attempt_for(request, public_id)
     if not found.attempt.is_finished:
         return redirect(found.attempt.question_url(found.first_open or 1))
@@ -214,14 +218,40 @@ def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
     for step in found.steps:
         choices = _ordered_choices(found, step.question)
         review.append(
-            {"question": step.question, "choices": choices} | _review(choices, step.recorded)
+            {"number": step.number, "question": step.question, "choices": choices}
+            | _review(choices, step.recorded)
         )
+    mistakes_only = request.GET.get("mistakes") == "1"
     context = {
         "attempt": found.attempt,
         "quiz": found.quiz,
         "passed": found.passed,
-        "review": review,
+        "summary": review,
+        "review": [item for item in review if not (mistakes_only and item["is_correct"])],
+        "mistakes": sum(1 for item in review if not item["is_correct"]),
+        "mistakes_only": mistakes_only,
         "guides": found.quiz.guide_paths,
         "choice_order": _choice_order(found),
     }
     return render(request, "quizzes/results.html", context)
+
+
+@require_POST
+def practice(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Practise the questions missed in a finished attempt of the learner's."""
+    found = _get_attempt_for(request, public_id)
+    user = request.user if request.user.is_authenticated else None
+    try:
+        attempt = practice_start(
+            attempt=found.attempt,
+            quiz=found.quiz,
+            user=user,
+            learner_key=learner_of(request).key or "",
+        )
+    except NotFinished:
+        context = {"attempt": found.attempt, "quiz": found.quiz, "reason": "unfinished"}
+        return render(request, "quizzes/practice_refused.html", context, status=409)
+    except NothingMissed:
+        context = {"attempt": found.attempt, "quiz": found.quiz, "reason": "nothing_missed"}
+        return render(request, "quizzes/practice_refused.html", context)
+    return redirect(attempt.question_url(1))

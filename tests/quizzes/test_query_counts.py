@@ -154,3 +154,23 @@ def test_progress_page(client, guide, attempts, django_assert_num_queries):
         start(client, quiz, start_over=True)
     with django_assert_num_queries(PROGRESS_PAGE):
         assert client.get("/en/progress/").status_code == 200
+
+
+# The attempt; its wrong answers; the practice attempt in progress abandoned, then the
+# start's read and insert in its savepoint, all in the restart's transaction (in a test, two
+# savepoints: four queries more).
+PRACTICE_POST = 9
+
+
+def test_practice_post_and_its_pages(client, sized_quiz, django_assert_num_queries):
+    attempt = start(client, sized_quiz)
+    total = sized_quiz.questions.count()
+    for n in range(1, total + 1):
+        answer(client, attempt, n, choice_of(sized_quiz, n, correct=n % 2 == 0))
+    with django_assert_num_queries(RESULTS_PAGE):
+        assert client.get(results_url(attempt) + "?mistakes=1").status_code == 200
+    with django_assert_num_queries(PRACTICE_POST):
+        response = client.post(f"/en/attempts/{attempt.public_id}/practice/")
+    assert response.status_code == 302
+    with django_assert_num_queries(QUESTION_PAGE):
+        assert client.get(response["Location"]).status_code == 200
