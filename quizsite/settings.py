@@ -28,6 +28,11 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_str(name: str, default: str) -> str:
+    value = os.environ.get(name)
+    return default if value is None else value.strip()
+
+
 def env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
     if value is None or value == "":
@@ -190,6 +195,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Password reset emails: printed to standard error unless EMAIL_HOST names an SMTP server.
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+if EMAIL_HOST_USER and not EMAIL_HOST_PASSWORD:
+    raise ImproperlyConfigured("EMAIL_HOST_USER is set: EMAIL_HOST_PASSWORD must be set too.")
+if EMAIL_HOST and not DEBUG and DEFAULT_FROM_EMAIL == "webmaster@localhost":
+    raise ImproperlyConfigured("EMAIL_HOST is set: set DEFAULT_FROM_EMAIL to the sender's address.")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -1,4 +1,5 @@
 from django import forms
+from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from .content import ChoiceContent
@@ -88,3 +89,44 @@ class ReportFilterForm(forms.Form):
             first_only=data["attempts"] != self.ALL,
             with_practice=data["practice"],
         )
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("Email address"),
+        required=False,
+        help_text=_("Optional: only to send you a link if you forget your password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+class AccountDeleteForm(forms.Form):
+    KEEP = "keep"
+    DELETE = "delete"
+
+    attempts = forms.ChoiceField(
+        label=_("Your attempts"),
+        widget=forms.RadioSelect,
+        initial=KEEP,
+        choices=[
+            (KEEP, _("Keep them anonymously in the instructors' reports")),
+            (DELETE, _("Delete them with my account")),
+        ],
+    )
+    password = forms.CharField(
+        label=_("Your password, to confirm"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."))
+        return password

@@ -1,5 +1,6 @@
 """Writes that span models: attempts, answers and regrading."""
 
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -262,6 +263,24 @@ def attempts_claim(*, learner_key: str | None, user: AbstractBaseUser) -> int:
         quiz_attempts.filter(is_first=True).filter(Exists(earlier)).update(is_first=False)
         quiz_attempts.filter(is_first=False).exclude(Exists(earlier)).update(is_first=True)
     return claimed
+
+
+@transaction.atomic
+def account_delete(*, user: AbstractBaseUser, keep_attempts: bool) -> int:
+    """Delete the learner's account and say what became of its attempts (how many).
+
+    Kept, they stay in the reports as one anonymous learner's, under a key that nobody
+    holds: no page shows them as anyone's again, and the first attempts stay first. Deleted,
+    they go with their answers.
+    """
+    attempts = Attempt.objects.filter(user=user)
+    if keep_attempts:
+        count = attempts.update(learner_key=f"deleted-{secrets.token_hex(16)}")
+    else:
+        count = attempts.count()
+        attempts.delete()
+    user.delete()  # Attempt.user is SET_NULL: what was kept turns anonymous.
+    return count
 
 
 @dataclass(frozen=True)
