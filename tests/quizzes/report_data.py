@@ -65,12 +65,11 @@ def take(quiz: Quiz, *, user, lang: str, picks: list[int], when: datetime) -> At
         attempt = attempt_start(quiz=quiz, user=user, learner_key=secrets.token_hex(16))
     content = content_of(quiz)
     for question, number in zip(content.questions, picks, strict=False):
-        numbers = number if isinstance(number, tuple) else (number,)
         answer_record(
             attempt=attempt,
             quiz=content,
             question=question,
-            choices=tuple(question.choices[n - 1] for n in numbers),
+            choices=(question.choices[number - 1],),
         )
     Attempt.objects.filter(pk=attempt.pk).update(started_at=when)
     return attempt

@@ -162,3 +162,11 @@ def test_the_questions_csv_counts_every_pick(client, mc_reported):
     header, q1, _q2 = list(csv.reader(io.StringIO(body)))
     picked = header.index("Choice 1 picked")
     assert q1[picked] == "2" and q1[picked + 4] == "2" and q1[picked + 8] == "1"
+
+
+def test_a_refused_multiple_choice_answer_describes_the_fieldset_by_both(client, mc_quiz):
+    attempt = start(client, mc_quiz)
+    page = client.post(question_url(attempt, 1), {}).content.decode()
+    assert 'aria-describedby="choice-instruction choice-error"' in page
+    single = client.post(question_url(attempt, 1), {"choice": "x"})
+    assert single.status_code == 400
