@@ -174,3 +174,18 @@ def test_practice_post_and_its_pages(client, sized_quiz, django_assert_num_queri
     assert response.status_code == 302
     with django_assert_num_queries(QUESTION_PAGE):
         assert client.get(response["Location"]).status_code == 200
+
+
+SIGNED_IN = 4  # The session, the user, and their permissions (the header's Reports link).
+
+
+def test_account_pages(client, django_user_model, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert client.get("/en/accounts/password_reset/").status_code == 200
+    with django_assert_num_queries(1):  # The user with the link's id.
+        assert client.get("/en/accounts/reset/MQ/set-password/").status_code == 200
+    client.force_login(django_user_model.objects.create_user("ada"))
+    with django_assert_num_queries(SIGNED_IN):
+        assert client.get("/en/accounts/delete/").status_code == 200
+    with django_assert_num_queries(SIGNED_IN + PROGRESS_PAGE):
+        assert client.get("/en/progress/").status_code == 200
