@@ -179,7 +179,7 @@ def test_practice_post_and_its_pages(client, sized_quiz, django_assert_num_queri
 SIGNED_IN = 4  # The session, the user, and their permissions (the header's Reports link).
 
 
-def test_account_pages(client, django_user_model, django_assert_num_queries):
+def test_account_pages(client, quiz, django_user_model, django_assert_num_queries):
     with django_assert_num_queries(0):
         assert client.get("/en/accounts/password_reset/").status_code == 200
     with django_assert_num_queries(1):  # The user with the link's id.
