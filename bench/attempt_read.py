@@ -61,8 +61,8 @@ def main() -> None:
         content = quiz_content(quiz_id=quiz.pk, updated_at=quiz.updated_at)
         attempt = attempt_start(quiz=quiz, user=None, learner_key="bench")
         for question in content.questions[: len(content.questions) // 2]:
-            choice = question.choices[0]
-            answer_record(attempt=attempt, quiz=content, question=question, choice=choice)
+            choices = question.choices[:1]
+            answer_record(attempt=attempt, quiz=content, question=question, choices=choices)
         args = {"public_id": attempt.public_id, "learner": Learner(user_id=None, key="bench")}
         for read in (attempt_for_learner, attempt_for_learner_orm):
             read(**args)  # Compiles, and keeps the content.

@@ -30,6 +30,11 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_str(name: str, default: str) -> str:
+    value = os.environ.get(name)
+    return default if value is None else value.strip()
+
+
 def env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
     if value is None or value == "":
@@ -149,6 +154,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "quizsite.context_processors.languages",
+                "quizzes.context_processors.learner",
             ],
         },
     },
@@ -272,6 +278,24 @@ AXES_VERBOSE = False  # its start-up banner would break one-line errors; lockout
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 # Sign-ups per address and hour (quizzes/views/accounts.py).
 SIGNUP_LIMIT_PER_HOUR = env_int("SIGNUP_LIMIT_PER_HOUR", 20)
+# Password reset emails asked for per address and hour (quizzes/urls.py).
+PASSWORD_RESET_LIMIT_PER_HOUR = env_int("PASSWORD_RESET_LIMIT_PER_HOUR", 10)
+# Password reset emails: printed to standard error unless EMAIL_HOST names an SMTP server.
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+if EMAIL_HOST_USER and not EMAIL_HOST_PASSWORD:
+    raise ImproperlyConfigured("EMAIL_HOST_USER is set: EMAIL_HOST_PASSWORD must be set too.")
+if EMAIL_HOST and not DEBUG and DEFAULT_FROM_EMAIL == "webmaster@localhost":
+    raise ImproperlyConfigured("EMAIL_HOST is set: set DEFAULT_FROM_EMAIL to the sender's address.")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

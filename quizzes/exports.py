@@ -12,7 +12,7 @@ from operator import attrgetter
 from django.utils.translation import gettext as _
 
 from . import reports
-from .models import Question, Quiz
+from .models import Question, QuestionKind, Quiz
 
 CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -50,8 +50,8 @@ def _learner_name(username: str | None, first_name: str | None, last_name: str |
 
 
 def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
-    """A row per completed attempt: the learner, the score, and each question's pick and
-    result."""
+    """A row per completed attempt: the learner, the score, and each question's picks (joined
+    with " | " when there are several) and result."""
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
     texts = {choice.pk: choice.text for q in questions for choice in q.choices.all()}
     columns = {question.pk: index for index, question in enumerate(questions)}
@@ -62,7 +62,8 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
             _("Question %(number)s choice") % {"number": number},
             _("Question %(number)s result") % {"number": number},
         ]
-    picks = reports.answer_picks(quiz, report_filter)
+    several = any(question.kind == QuestionKind.MULTIPLE for question in questions)
+    picks = reports.answer_picks(quiz, report_filter, several=several)
 
     def rows() -> Iterator[list]:
         yield header
@@ -71,7 +72,8 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
             for pick in attempt_picks:
                 index = columns.get(pick.question_id)
                 if index is not None:
-                    cells[2 * index] = texts.get(pick.choice_id, "")
+                    text = texts.get(pick.picked, "")
+                    cells[2 * index] = f"{cells[2 * index]} | {text}" if cells[2 * index] else text
                     cells[2 * index + 1] = right if pick.is_correct else wrong
             yield [
                 _learner_name(pick.username, pick.first_name, pick.last_name) or anonymous,

@@ -24,6 +24,7 @@ from django.db.models import (
     Count,
     ExpressionWrapper,
     F,
+    FilteredRelation,
     FloatField,
     Max,
     OuterRef,
@@ -33,11 +34,11 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Concat, Lower
+from django.db.models.functions import Coalesce, Concat, Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Answer, Attempt, AttemptKind, Choice, Question, Quiz
+from .models import Answer, AnswerChoice, Attempt, AttemptKind, Choice, Question, QuestionKind, Quiz
 
 # Thresholds for the flags, from the issue (and Moodle's guidance).
 EASY_ABOVE = 0.9
@@ -303,6 +304,9 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
         x = int(is_correct)
         by_question[question_id].append((language, x, score - x, count))
         picks[choice_id] += count
+    if any(question.kind == QuestionKind.MULTIPLE for question in questions):
+        for choice_id, count in _multiple_picks(quiz, report_filter):
+            picks[choice_id] += count
     languages = [
         (code, name)
         for code, name in settings.LANGUAGES
@@ -330,6 +334,21 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
         stats.flags = question_flags(stats, dict(languages))
         result.append(stats)
     return ItemAnalysis(questions=result, languages=languages)
+
+
+def _multiple_picks(quiz: Quiz, report_filter: ReportFilter) -> QuerySet:
+    """(choice id, count) of the picks of the answers that picked several choices, which
+    have no `Answer.choice`: one query more, for the quizzes that have such questions."""
+    return (
+        AnswerChoice.objects.filter(
+            _in_report(quiz, report_filter, "answer__attempt__"),
+            answer__attempt__completed_at__isnull=False,
+            answer__choice=None,
+        )
+        .values_list("choice_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
 
 
 def question_flags(stats: QuestionStats, language_names: dict[str, str]) -> list[str]:
@@ -519,15 +538,25 @@ def quizzes_overview() -> QuerySet[Quiz]:
 # CSV rows
 
 
-def answer_picks(quiz: Quiz, report_filter: ReportFilter) -> Iterator[tuple]:
-    """Every answer of every completed attempt, in attempt order, as named rows (attempt_id,
-    username, first_name, last_name, completed_at, language, score, max_score, question_id,
-    choice_id, is_correct), read lazily so memory stays flat however many attempts there are.
+def answer_picks(
+    quiz: Quiz, report_filter: ReportFilter, *, several: bool = False
+) -> Iterator[tuple]:
+    """Every pick of every answer of every completed attempt, in attempt and question order,
+    as named rows (attempt_id, username, first_name, last_name, completed_at, language,
+    score, max_score, question_id, choice_id, is_correct), read lazily so memory stays flat
+    however many attempts there are. An answer that picked several choices gives a row per
+    pick: with `several` (the quiz has multiple-choice questions), the picks of the answers
+    without an `Answer.choice` are joined, and only theirs.
     """
+    answers = _completed_answers(quiz, report_filter)
+    choice, order = F("choice_id"), ["attempt__completed_at", "attempt_id", "question_id"]
+    if several:
+        answers = answers.annotate(
+            several=FilteredRelation("picks", condition=Q(choice__isnull=True))
+        )
+        choice, order = Coalesce("choice_id", "several__choice_id"), [*order, "picked"]
     return (
-        _completed_answers(quiz, report_filter)
-        .order_by("attempt__completed_at", "attempt_id", "question_id")
-        .annotate(
+        answers.annotate(
             username=F("attempt__user__username"),
             first_name=F("attempt__user__first_name"),
             last_name=F("attempt__user__last_name"),
@@ -535,7 +564,9 @@ def answer_picks(quiz: Quiz, report_filter: ReportFilter) -> Iterator[tuple]:
             language=F("attempt__language"),
             score=F("attempt__score"),
             max_score=F("attempt__max_score"),
+            picked=choice,
         )
+        .order_by(*order)
         .values_list(
             "attempt_id",
             "username",
@@ -546,7 +577,7 @@ def answer_picks(quiz: Quiz, report_filter: ReportFilter) -> Iterator[tuple]:
             "score",
             "max_score",
             "question_id",
-            "choice_id",
+            "picked",
             "is_correct",
             named=True,
         )

@@ -9,17 +9,21 @@ The attempt query, run by every page of an attempt, is compiled once per connect
 compare it with.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
 from uuid import UUID
 
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
+from django.urls import reverse
 
 from guides.models import GuidePath
 from quizsite.queries import CompiledQuery, Placeholder
 
 from .content import QuestionContent, QuizContent, quiz_content
-from .models import Attempt, AttemptKind, Quiz
+from .models import Attempt, AttemptKind, Question, Quiz
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,10 @@ def _learner_attempts(learner: Learner) -> QuerySet[Attempt]:
     if learner.key:
         return Attempt.objects.filter(user=None, learner_key=learner.key)
     return Attempt.objects.none()
+
+
+def has_any_attempt(*, learner: Learner) -> bool:
+    return _learner_attempts(learner).exists()
 
 
 def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
@@ -179,30 +187,129 @@ def quiz_for_learner(*, slug: str, can_preview: bool) -> QuizContent | None:
 
 
 @dataclass(frozen=True)
-class Resumable:
-    """An unfinished attempt, and the number of the question to go on with."""
+class PastAttempt:
+    """One of the learner's attempts at a quiz, as My progress lists it."""
 
     public_id: UUID
-    next_number: int
+    kind: str
+    started_at: datetime
+    completed_at: datetime | None
+    score: int | None
+    max_score: int | None
+    answered: int
+    question_count: int  # The attempt's: a practice attempt asks some of the quiz's.
+    pass_mark: int
+
+    @property
+    def is_finished(self) -> bool:
+        return self.completed_at is not None
+
+    @property
+    def is_practice(self) -> bool:
+        return self.kind == AttemptKind.PRACTICE
+
+    @property
+    def next_number(self) -> int:
+        """The number of the question to go on with, while it is in progress."""
+        return min(self.answered + 1, self.question_count)
+
+    @property
+    def percent(self) -> int | None:
+        if self.score is None or not self.max_score:
+            return None
+        return round(100 * self.score / self.max_score)
+
+    @property
+    def passed(self) -> bool:
+        return self.percent is not None and self.percent >= self.pass_mark
+
+    def get_absolute_url(self) -> str:
+        if self.is_finished:
+            return reverse("results", kwargs={"public_id": self.public_id})
+        return reverse("question", kwargs={"public_id": self.public_id, "number": self.next_number})
 
 
-def resumable_attempt(*, quiz_id: int, learner: Learner) -> Resumable | None:
-    """The learner's latest unfinished attempt at the quiz (one query), if any."""
-    if not learner.is_known:
-        return None
-    latest = (
-        _learner_attempts(learner)
-        .filter(quiz=quiz_id, kind__in=[AttemptKind.QUIZ, AttemptKind.PREVIEW])
-        .filter(completed_at=None, abandoned_at=None)
-        .order_by("-started_at")
-        .annotate(answered=Count("answers"))
-        .values_list("public_id", "answered")
-        .first()
+@dataclass(frozen=True)
+class QuizStatus:
+    """Where the learner is with a quiz: the attempt in progress (to resume), the best and
+    the last score of the finished quiz attempts (practice attempts don't score), passed or
+    not, and every attempt not abandoned, the newest first."""
+
+    attempts: tuple[PastAttempt, ...]
+
+    @cached_property
+    def _scored(self) -> list[PastAttempt]:
+        return [a for a in self.attempts if a.is_finished and not a.is_practice]
+
+    @cached_property
+    def in_progress(self) -> PastAttempt | None:
+        return next((a for a in self.attempts if not a.is_finished and not a.is_practice), None)
+
+    @property
+    def best(self) -> int | None:
+        return max((a.percent for a in self._scored), default=None)
+
+    @property
+    def last(self) -> int | None:
+        return self._scored[0].percent if self._scored else None
+
+    @property
+    def passed(self) -> bool:
+        return any(a.passed for a in self._scored)
+
+    @property
+    def is_done(self) -> bool:
+        return bool(self._scored)
+
+    @property
+    def state(self) -> str:
+        """ "in_progress", "done" or "not_started", for the templates."""
+        if self.in_progress is not None:
+            return "in_progress"
+        return "done" if self.is_done else "not_started"
+
+
+NOT_STARTED = QuizStatus(attempts=())
+
+
+def quiz_statuses(*, learner: Learner, quiz_ids: Iterable[int]) -> dict[int, QuizStatus]:
+    """The learner's status at each of these quizzes that they attempted (one query, none for
+    a visitor with neither account nor key); a quiz they never started is not in it."""
+    quiz_ids = list(quiz_ids)
+    if not learner.is_known or not quiz_ids:
+        return {}
+    question_count = Subquery(
+        Question.objects.filter(quiz=OuterRef("quiz"))
+        .order_by()
+        .values("quiz")
+        .annotate(n=Count("pk"))
+        .values("n"),
+        output_field=IntegerField(),
     )
-    if latest is None:
-        return None
-    public_id, answered = latest
-    return Resumable(public_id, answered + 1)
+    rows = (
+        _learner_attempts(learner)
+        .filter(quiz__in=quiz_ids, abandoned_at=None)
+        .order_by("-started_at", "-pk")
+        .annotate(answered=Count("answers"), quiz_questions=question_count)
+        .values_list(
+            "quiz_id",
+            "public_id",
+            "kind",
+            "started_at",
+            "completed_at",
+            "score",
+            "max_score",
+            "answered",
+            "quiz_questions",
+            "question_ids",
+            "quiz__pass_mark",
+        )
+    )
+    by_quiz: dict[int, list[PastAttempt]] = {}
+    for quiz_id, *fields, answered, quiz_questions, question_ids, pass_mark in rows:
+        count = len(question_ids) if question_ids is not None else quiz_questions or 0
+        by_quiz.setdefault(quiz_id, []).append(PastAttempt(*fields, answered, count, pass_mark))
+    return {quiz_id: QuizStatus(tuple(attempts)) for quiz_id, attempts in by_quiz.items()}
 
 
 @dataclass(frozen=True)
@@ -225,3 +332,61 @@ def catalogue() -> Catalogue:
         Prefetch("quizzes", queryset=quizzes, to_attr="published_quizzes")
     )
     return Catalogue(guides, quizzes.exclude(guide_paths__is_published=True))
+
+
+@dataclass(frozen=True)
+class QuizProgress:
+    quiz: Quiz  # With its `question_count`.
+    status: QuizStatus
+
+
+@dataclass(frozen=True)
+class GuideProgress:
+    """A guide path is complete when the learner passed each of its quizzes."""
+
+    guide: GuidePath
+    quizzes: tuple[QuizProgress, ...]
+
+    @property
+    def passed_count(self) -> int:
+        return sum(1 for item in self.quizzes if item.status.passed)
+
+    @property
+    def is_complete(self) -> bool:
+        return bool(self.quizzes) and self.passed_count == len(self.quizzes)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """My progress: every published guide path with its published quizzes, then the
+    published quizzes no guide path links to, each with the learner's status."""
+
+    guides: tuple[GuideProgress, ...]
+    other_quizzes: tuple[QuizProgress, ...]
+
+    @property
+    def has_attempts(self) -> bool:
+        items = [*self.other_quizzes, *(item for g in self.guides for item in g.quizzes)]
+        return any(item.status.attempts for item in items)
+
+
+def learner_progress(*, learner: Learner) -> Progress:
+    """Four queries, whatever the guide paths, quizzes and attempts: the guide paths, their
+    quizzes, the quizzes of none, and the learner's attempts at them all."""
+    listing = catalogue()
+    guides = list(listing.guide_paths)
+    others = list(listing.unlinked_quizzes)
+    quiz_ids = {quiz.pk for quiz in others} | {
+        quiz.pk for guide in guides for quiz in guide.published_quizzes
+    }
+    statuses = quiz_statuses(learner=learner, quiz_ids=quiz_ids)
+
+    def progress_of(quizzes) -> tuple[QuizProgress, ...]:
+        return tuple(QuizProgress(quiz, statuses.get(quiz.pk, NOT_STARTED)) for quiz in quizzes)
+
+    return Progress(
+        guides=tuple(
+            GuideProgress(guide, progress_of(guide.published_quizzes)) for guide in guides
+        ),
+        other_quizzes=progress_of(others),
+    )

@@ -1,5 +1,7 @@
 """Writes that span models: attempts, answers and regrading."""
 
+import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -12,7 +14,16 @@ from django.utils.translation import get_language
 from quizsite.queries import CompiledQuery, Placeholder
 
 from .content import ChoiceContent, QuestionContent, QuizContent
-from .models import Answer, AnswerChoice, Attempt, AttemptKind, Choice, Question, Quiz
+from .models import (
+    Answer,
+    AnswerChoice,
+    Attempt,
+    AttemptKind,
+    Choice,
+    Question,
+    QuestionKind,
+    Quiz,
+)
 
 
 class AlreadyAnswered(Exception):
@@ -108,6 +119,44 @@ def attempt_restart(
     )
 
 
+class NotFinished(Exception):
+    """The attempt is still in progress: its mistakes are not known yet."""
+
+
+class NothingMissed(Exception):
+    """Every question of the attempt was answered right: there is nothing to practise."""
+
+
+def practice_start(
+    *,
+    attempt: Attempt,
+    quiz: QuizContent,
+    user: AbstractBaseUser | None,
+    learner_key: str = "",
+) -> Attempt:
+    """A practice attempt at the questions the learner missed in `attempt` (theirs, finished),
+    in the quiz's order; it replaces their practice attempt in progress at the quiz, if any
+    (one transaction: attempt_restart's). Raises NotFinished or NothingMissed, and then
+    creates nothing."""
+    if not attempt.is_finished:
+        raise NotFinished
+    missed = set(
+        Answer.objects.filter(attempt=attempt, is_correct=False).values_list(
+            "question_id", flat=True
+        )
+    )
+    question_ids = [q.pk for q in quiz.questions_among(attempt.question_ids) if q.pk in missed]
+    if not question_ids:
+        raise NothingMissed
+    return attempt_restart(
+        quiz=quiz,
+        user=user,
+        learner_key=learner_key,
+        kind=AttemptKind.PRACTICE,
+        question_ids=question_ids,
+    )
+
+
 # Run by every answer, compiled once (quizsite/queries.py).
 _LOCK_ATTEMPT = CompiledQuery(
     Attempt.objects.select_for_update().filter(pk=Placeholder("id")).values_list("abandoned_at")
@@ -119,24 +168,39 @@ _GRADED = CompiledQuery(
 )
 
 
+def is_right(question: QuestionContent, picked: Iterable[int]) -> bool:
+    """An answer is right when it picks exactly the question's correct choices."""
+    return set(picked) == {choice.pk for choice in question.choices if choice.is_correct}
+
+
 @transaction.atomic
 def answer_record(
-    *, attempt: Attempt, quiz: QuizContent, question: QuestionContent, choice: ChoiceContent
+    *,
+    attempt: Attempt,
+    quiz: QuizContent,
+    question: QuestionContent,
+    choices: tuple[ChoiceContent, ...],
 ) -> Answer:
-    """Record the learner's choice; completes and scores the attempt on its last answer.
+    """Record the learner's picks; completes and scores the attempt on its last answer.
 
-    `quiz` is the attempt's quiz, as the caller read it with the attempt. Raises
-    AlreadyAnswered when the question has an answer already (a second tab, a replayed
-    POST): the first answer stands; NotOpenYet when an earlier question has none;
+    `quiz` is the attempt's quiz, as the caller read it with the attempt; `choices` are the
+    picked choices of `question`: one for a single choice or true-or-false question, one or
+    more for a multiple-choice one, right only when they are exactly its correct choices.
+    Raises AlreadyAnswered when the question has an answer already (a second tab, a
+    replayed POST): the first answer stands; NotOpenYet when an earlier question has none;
     AttemptClosed when the attempt was abandoned, or its quiz unpublished (an editor's
     preview goes on).
     """
+    picked = {choice.pk for choice in choices}
     if (
-        choice.question_id != question.pk
+        not picked
+        or len(picked) != len(choices)
+        or (len(picked) > 1 and question.kind != QuestionKind.MULTIPLE)
+        or any(choice.question_id != question.pk for choice in choices)
         or question.quiz_id != attempt.quiz_id
         or quiz.pk != attempt.quiz_id
     ):
-        raise ValueError("The choice does not belong to a question of this attempt's quiz.")
+        raise ValueError("The picks are not choices of a question of this attempt's quiz.")
     # Lock the attempt: its answers are recorded one at a time, so the answers read next are
     # all it has, a second answer to the question is refused, and of two answers racing to be
     # the last one, one completes the attempt. (The unique constraint stays as a backstop.)
@@ -153,9 +217,14 @@ def answer_record(
     if questions[first_open - 1].pk != question.pk:
         raise NotOpenYet(first_open)
     answer = Answer.objects.create(
-        attempt=attempt, question_id=question.pk, choice_id=choice.pk, is_correct=choice.is_correct
+        attempt=attempt,
+        question_id=question.pk,
+        choice_id=choices[0].pk if len(choices) == 1 else None,  # See Answer.choice.
+        is_correct=is_right(question, picked),
     )
-    AnswerChoice.objects.create(answer=answer, choice_id=choice.pk)
+    AnswerChoice.objects.bulk_create(
+        AnswerChoice(answer=answer, choice_id=pk) for pk in sorted(picked)
+    )
     graded[question.pk] = answer.is_correct
     total = len(questions)
     if len(graded) >= total:
@@ -194,6 +263,24 @@ def attempts_claim(*, learner_key: str | None, user: AbstractBaseUser) -> int:
         quiz_attempts.filter(is_first=True).filter(Exists(earlier)).update(is_first=False)
         quiz_attempts.filter(is_first=False).exclude(Exists(earlier)).update(is_first=True)
     return claimed
+
+
+@transaction.atomic
+def account_delete(*, user: AbstractBaseUser, keep_attempts: bool) -> int:
+    """Delete the learner's account and say what became of its attempts (how many).
+
+    Kept, they stay in the reports as one anonymous learner's, under a key that nobody
+    holds: no page shows them as anyone's again, and the first attempts stay first. Deleted,
+    they go with their answers.
+    """
+    attempts = Attempt.objects.filter(user=user)
+    if keep_attempts:
+        count = attempts.update(learner_key=f"deleted-{secrets.token_hex(16)}")
+    else:
+        count = attempts.count()
+        attempts.delete()
+    user.delete()  # Attempt.user is SET_NULL: what was kept turns anonymous.
+    return count
 
 
 @dataclass(frozen=True)

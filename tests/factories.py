@@ -7,7 +7,7 @@ from django.utils import translation
 
 from guides.models import GuidePath
 from quizzes.content import QuizContent, quiz_content
-from quizzes.models import Attempt, Choice, Quiz
+from quizzes.models import Attempt, Choice, Question, QuestionKind, Quiz
 
 
 def make_guide(*, slug: str = "data-parallelism", published: bool = True, **fields) -> GuidePath:
@@ -121,3 +121,18 @@ def inline_data(prefix: str, rows: list[dict], *, initial: int = 0) -> dict:
     for number, row in enumerate(rows):
         data |= {f"{prefix}-{number}-{key}": value for key, value in row.items()}
     return data
+
+
+def make_multiple(quiz: Quiz, number: int) -> Question:
+    """Turn question `number` of a `make_quiz` quiz into a multiple-choice one whose
+    choices 1 and 2 are correct."""
+    question = quiz.questions.get(position=number)
+    question.kind = QuestionKind.MULTIPLE
+    question.save()
+    question.choices.filter(position=2).update(is_correct=True)
+    return question
+
+
+def answer_picks(client, attempt: Attempt, number: int, choices: list[Choice], lang: str = "en"):
+    """Post several picks for question `number`, as ticked checkboxes do."""
+    return client.post(question_url(attempt, number, lang), {"choice": [c.pk for c in choices]})

@@ -12,31 +12,48 @@ from ..content import ChoiceContent, QuestionContent, QuizContent
 from ..forms import AnswerForm
 from ..models import AttemptKind
 from ..selectors import (
+    NOT_STARTED,
     LearnerAttempt,
     Recorded,
     Step,
     attempt_for_learner,
     attempt_steps,
     catalogue,
+    learner_progress,
     quiz_for_learner,
-    resumable_attempt,
+    quiz_statuses,
 )
 from ..services import (
     AlreadyAnswered,
     AttemptClosed,
+    NotFinished,
+    NothingMissed,
     NotOpenYet,
     answer_record,
     attempt_restart,
     attempt_start,
+    practice_start,
 )
-from .learners import keep_learner_key, learner_of, new_learner_key
+from .learners import keep_learner_key, learner_of, new_learner_key, note_attempts
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     listing = catalogue()
-    context = {"guides": listing.guide_paths, "unlinked_quizzes": listing.unlinked_quizzes}
+    guides, unlinked = list(listing.guide_paths), list(listing.unlinked_quizzes)
+    quiz_ids = [quiz.pk for guide in guides for quiz in guide.published_quizzes]
+    statuses = quiz_statuses(
+        learner=learner_of(request), quiz_ids=quiz_ids + [quiz.pk for quiz in unlinked]
+    )
+    context = {"guides": guides, "unlinked_quizzes": unlinked, "statuses": statuses}
     return render(request, "quizzes/home.html", context)
+
+
+@require_safe
+def progress(request: HttpRequest) -> HttpResponse:
+    """My progress: every guide path and quiz, where the learner is with each."""
+    found = learner_progress(learner=learner_of(request))
+    return render(request, "quizzes/progress.html", {"progress": found})
 
 
 def _get_published_quiz(request: HttpRequest, slug: str) -> QuizContent:
@@ -54,7 +71,9 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "quiz": quiz,
         "questions": quiz.questions,
         "guides": quiz.guide_paths,
-        "resume": resumable_attempt(quiz_id=quiz.pk, learner=learner_of(request)),
+        "status": quiz_statuses(learner=learner_of(request), quiz_ids=[quiz.pk]).get(
+            quiz.pk, NOT_STARTED
+        ),
     }
     return render(request, "quizzes/quiz_detail.html", context)
 
@@ -69,6 +88,7 @@ def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
     kind = AttemptKind.QUIZ if quiz.is_published else AttemptKind.PREVIEW
     if request.user.is_authenticated:
         attempt = start(quiz=quiz, user=request.user, kind=kind)
+        note_attempts(request)
         return redirect(attempt.question_url(1))
     key = learner_of(request).key or new_learner_key()
     attempt = start(quiz=quiz, user=None, learner_key=key, kind=kind)
@@ -121,14 +141,15 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
 
 def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResponse:
     """Record the posted answer and show its feedback (POST/redirect/GET), or say why not."""
-    form = AnswerForm(request.POST, choices=_ordered_choices(found, step.question))
+    choices = _ordered_choices(found, step.question)
+    form = AnswerForm(request.POST, choices=choices, kind=step.question.kind)
     if form.is_valid():  # The service tells whether it is this question's turn.
         try:
             answer_record(
                 attempt=found.attempt,
                 quiz=found.quiz,
                 question=step.question,
-                choice=form.cleaned_data["choice"],
+                choices=form.cleaned_data["choices"],
             )
         except NotOpenYet as refusal:
             return _out_of_order(request, found, refusal.first_open)
@@ -189,6 +210,7 @@ def _question_page(
 
 @require_safe
 def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Score, a line per question, and the reviews: all, or only the mistakes (?mistakes=1)."""
     found = _get_attempt_for(request, public_id)
     if not found.attempt.is_finished:
         return redirect(found.attempt.question_url(found.first_open or 1))
@@ -196,14 +218,40 @@ def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
     for step in found.steps:
         choices = _ordered_choices(found, step.question)
         review.append(
-            {"question": step.question, "choices": choices} | _review(choices, step.recorded)
+            {"number": step.number, "question": step.question, "choices": choices}
+            | _review(choices, step.recorded)
         )
+    mistakes_only = request.GET.get("mistakes") == "1"
     context = {
         "attempt": found.attempt,
         "quiz": found.quiz,
         "passed": found.passed,
-        "review": review,
+        "summary": review,
+        "review": [item for item in review if not (mistakes_only and item["is_correct"])],
+        "mistakes": sum(1 for item in review if not item["is_correct"]),
+        "mistakes_only": mistakes_only,
         "guides": found.quiz.guide_paths,
         "choice_order": _choice_order(found),
     }
     return render(request, "quizzes/results.html", context)
+
+
+@require_POST
+def practice(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Practise the questions missed in a finished attempt of the learner's."""
+    found = _get_attempt_for(request, public_id)
+    user = request.user if request.user.is_authenticated else None
+    try:
+        attempt = practice_start(
+            attempt=found.attempt,
+            quiz=found.quiz,
+            user=user,
+            learner_key=learner_of(request).key or "",
+        )
+    except NotFinished:
+        context = {"attempt": found.attempt, "quiz": found.quiz, "reason": "unfinished"}
+        return render(request, "quizzes/practice_refused.html", context, status=409)
+    except NothingMissed:
+        context = {"attempt": found.attempt, "quiz": found.quiz, "reason": "nothing_missed"}
+        return render(request, "quizzes/practice_refused.html", context)
+    return redirect(attempt.question_url(1))

@@ -13,6 +13,9 @@ from django.http import HttpRequest, HttpResponse
 from ..selectors import Learner
 
 LEARNER_COOKIE = "learner"
+# In a signed-in learner's session once their account has an attempt: the header then links
+# to My progress. The session is read anyway for a signed-in request, so this costs nothing.
+HAS_ATTEMPTS = "has_attempts"
 
 
 def learner_key(request: HttpRequest) -> str | None:
@@ -45,3 +48,20 @@ def keep_learner_key(response: HttpResponse, key: str) -> None:
 
 def forget_learner_key(response: HttpResponse) -> None:
     response.delete_cookie(LEARNER_COOKIE, samesite=settings.SESSION_COOKIE_SAMESITE)
+
+
+def has_attempts(request: HttpRequest) -> bool:
+    """Whether the learner has started an attempt, without a query: for an anonymous one,
+    whether their browser has a key, which only starting an attempt gives it (unchecked: a
+    forged one only shows a link to a page that checks it); for a signed-in one, the flag in
+    their session."""
+    user = getattr(request, "user", None)  # None on a page made before the middleware ran.
+    if user is not None and user.is_authenticated:
+        return bool(request.session.get(HAS_ATTEMPTS))
+    return LEARNER_COOKIE in request.COOKIES
+
+
+def note_attempts(request: HttpRequest) -> None:
+    """The signed-in learner has an attempt now (a session write, the first time only)."""
+    if not request.session.get(HAS_ATTEMPTS):
+        request.session[HAS_ATTEMPTS] = True

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Response, sync_pl
 from quizzes.models import Attempt, Quiz
 from quizzes.services import answer_record, attempt_start
 from quizzes.views.learners import LEARNER_COOKIE
-from tests.factories import choice_of, content_of
+from tests.factories import content_of
 
 # Playwright's sync API runs an asyncio event loop in the test thread, and Django refuses ORM
 # calls from a thread with a running loop. Nothing else runs in that thread, so they are safe.
@@ -92,9 +92,10 @@ def browser_attempt(context, live_server, demo):
         key = secrets.token_hex(16)
         with translation.override(lang):
             attempt = attempt_start(quiz=demo, user=None, learner_key=key)
-        for number, question in enumerate(demo.questions.order_by("position")[:answered], 1):
-            choice = choice_of(demo, number, correct=number % 2 == 1)
-            answer_record(attempt=attempt, quiz=content_of(demo), question=question, choice=choice)
+        content = content_of(demo)
+        for number, question in enumerate(content.questions[:answered], 1):
+            choice = next(c for c in question.choices if c.is_correct == (number % 2 == 1))
+            answer_record(attempt=attempt, quiz=content, question=question, choices=(choice,))
         response = HttpResponse()
         response.set_signed_cookie(LEARNER_COOKIE, key, salt=LEARNER_COOKIE)
         cookie = {"name": LEARNER_COOKIE, "value": response.cookies[LEARNER_COOKIE].value}

@@ -7,8 +7,14 @@ form first, as signed_in_with_message signs up.
 """
 
 import pytest
+from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Page, Response
 
+from guides.models import GuidePath
+from quizzes.models import Answer
 from tests.browser.conftest import (
     LANGUAGES,
     axe_violations,
@@ -17,7 +23,7 @@ from tests.browser.conftest import (
     screenshot,
     t,
 )
-from tests.factories import question_url, results_url
+from tests.factories import make_multiple, make_quiz, question_url, results_url
 
 
 def home(page: Page, browser_attempt, lang: str) -> Response:
@@ -172,6 +178,110 @@ def admin_import_preview(page: Page, browser_attempt, lang: str) -> Response:
     return navigation.value
 
 
+def progress(page: Page, browser_attempt, lang: str) -> Response:
+    browser_attempt(answered=8, lang=lang)
+    return page.goto(f"/{lang}/progress/")
+
+
+def progress_signed_in(page: Page, browser_attempt, lang: str) -> Response:
+    signed_in_with_message(page, browser_attempt, lang)
+    return page.goto(f"/{lang}/progress/")
+
+
+def results_mistakes_only(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(results_url(browser_attempt(answered=8, lang=lang), lang) + "?mistakes=1")
+
+
+def _practise(page: Page, browser_attempt, lang: str) -> None:
+    page.goto(results_url(browser_attempt(answered=8, lang=lang), lang))
+    with page.expect_navigation():
+        page.locator("form[action$='/practice/'] button").click()
+
+
+def practice_question(page: Page, browser_attempt, lang: str) -> Response:
+    _practise(page, browser_attempt, lang)
+    return page.reload()
+
+
+def practice_results(page: Page, browser_attempt, lang: str) -> Response:
+    _practise(page, browser_attempt, lang)
+    for _ in range(4):
+        page.locator(".choice input").first.check()
+        with page.expect_navigation():
+            page.get_by_role("button", name=t(lang, "Check answer")).click()
+        with page.expect_navigation() as navigation:
+            page.locator(".verdict-bar .button").click()
+    return navigation.value
+
+
+def nothing_to_practise(page: Page, browser_attempt, lang: str) -> Response:
+    attempt = browser_attempt(answered=8, lang=lang)
+    Answer.objects.filter(attempt=attempt).update(is_correct=True)
+    page.goto(results_url(attempt, lang) + "?mistakes=1")
+    with page.expect_navigation() as navigation:
+        page.evaluate(
+            """() => { const form = document.createElement("form"); form.method = "post";
+            form.action = location.pathname.replace("results", "practice");
+            const token = document.querySelector("[name=csrfmiddlewaretoken]").cloneNode();
+            form.append(token); document.body.append(form); form.submit(); }"""
+        )
+    return navigation.value
+
+
+def _multiple_choice_quiz(page: Page, lang: str) -> None:
+    quiz = make_quiz(slug="multiple", questions=2, guide=GuidePath.objects.first())
+    make_multiple(quiz, 1)
+    page.goto(f"/{lang}/quizzes/multiple/")
+    with page.expect_navigation():
+        page.get_by_role("button", name=t(lang, "Start the quiz")).click()
+
+
+def multiple_choice_question(page: Page, browser_attempt, lang: str) -> Response:
+    _multiple_choice_quiz(page, lang)
+    return page.reload()
+
+
+def multiple_choice_feedback(page: Page, browser_attempt, lang: str) -> Response:
+    _multiple_choice_quiz(page, lang)
+    page.locator(".choice input").nth(1).check()
+    page.locator(".choice input").nth(2).check()
+    with page.expect_navigation():
+        page.get_by_role("button", name=t(lang, "Check answer")).click()
+    return page.reload()
+
+
+def password_reset(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(f"/{lang}/accounts/password_reset/")
+
+
+def password_reset_done(page: Page, browser_attempt, lang: str) -> Response:
+    page.goto(f"/{lang}/accounts/password_reset/")
+    page.locator("#id_email").fill("nobody@example.org")
+    with page.expect_navigation() as navigation:
+        page.locator("main button[type=submit]").click()
+    return navigation.value
+
+
+def password_reset_confirm(page: Page, browser_attempt, lang: str) -> Response:
+    user = User.objects.create_user("reset", email="reset@example.org")
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    return page.goto(f"/{lang}/accounts/reset/{uid}/{token}/")
+
+
+def password_reset_link_used(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(f"/{lang}/accounts/reset/MQ/no-such-token/")
+
+
+def password_reset_complete(page: Page, browser_attempt, lang: str) -> Response:
+    return page.goto(f"/{lang}/accounts/reset/done/")
+
+
+def account_delete(page: Page, browser_attempt, lang: str) -> Response:
+    signed_in_with_message(page, browser_attempt, lang)
+    return page.goto(f"/{lang}/accounts/delete/")
+
+
 PAGES = [
     pytest.param(home, id="home"),
     pytest.param(guide, id="guide"),
@@ -192,6 +302,20 @@ PAGES = [
     pytest.param(quiz_report, id="quiz-report"),
     pytest.param(quiz_report_filtered, id="quiz-report-filtered"),
     pytest.param(admin_import_preview, id="admin-import-preview"),
+    pytest.param(progress, id="progress"),
+    pytest.param(progress_signed_in, id="progress-signed-in"),
+    pytest.param(results_mistakes_only, id="results-mistakes-only"),
+    pytest.param(practice_question, id="practice-question"),
+    pytest.param(practice_results, id="practice-results"),
+    pytest.param(nothing_to_practise, id="nothing-to-practise"),
+    pytest.param(multiple_choice_question, id="multiple-choice-question"),
+    pytest.param(multiple_choice_feedback, id="multiple-choice-feedback"),
+    pytest.param(password_reset, id="password-reset"),
+    pytest.param(password_reset_done, id="password-reset-done"),
+    pytest.param(password_reset_confirm, id="password-reset-confirm"),
+    pytest.param(password_reset_link_used, id="password-reset-link-used"),
+    pytest.param(password_reset_complete, id="password-reset-complete"),
+    pytest.param(account_delete, id="account-delete"),
 ]
 STATUS = {"question_form_error": 400, "not_found": 404}
 

@@ -42,7 +42,7 @@ def _answer_by_clicking(page: Page, lang: str, number: int, plan, check: Callabl
     expect(page).to_have_url(
         re.compile(rf"/{lang}/attempts/[-0-9a-f]+/questions/{number}/#feedback$")
     )
-    expect(page.locator("#feedback h2")).to_have_text(
+    expect(page.locator("#feedback h2")).to_contain_text(
         t(lang, "Correct." if right else "Not quite.")
     )
     check(page)
@@ -113,7 +113,7 @@ def test_switching_language_mid_attempt_keeps_the_attempt(page, demo):
     page.go_back()  # back on question 1's feedback, then switch language there
     page.get_by_role("link", name="Français").click()
     expect(page).to_have_url(re.compile(r"/fr/attempts/[-0-9a-f]+/questions/1/$"))
-    expect(page.locator("#feedback h2")).to_have_text("Bonne réponse.")
+    expect(page.locator("#feedback h2")).to_contain_text("Bonne réponse.")
     with translation.override("fr"):
         explanation = demo.questions.order_by("position")[0].explanation
     expect(page.locator("#feedback")).to_contain_text(explanation)

@@ -66,3 +66,25 @@ def test_gunicorn_with_a_bad_setting_says_so_in_one_line_and_exits():
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert "gunicorn: configuration error: DATABASE_URL can't be parsed" in result.stderr
+
+
+def test_bad_email_settings_are_one_line():
+    env = site_env(**PRODUCTION, EMAIL_HOST="smtp.example.org", EMAIL_PORT="five-eight-seven")
+    assert_one_line(manage("check", env=env), "EMAIL_PORT must be a whole number")
+    env = site_env(**PRODUCTION, EMAIL_HOST="smtp.example.org", EMAIL_USE_TLS="maybe")
+    assert_one_line(manage("check", env=env), "EMAIL_USE_TLS must be a boolean")
+    env = site_env(**PRODUCTION, EMAIL_HOST="smtp.example.org", EMAIL_HOST_USER="quiz")
+    assert_one_line(manage("check", env=env), "EMAIL_HOST_PASSWORD must be set too")
+    env = site_env(**PRODUCTION, EMAIL_HOST="smtp.example.org")
+    assert_one_line(manage("check", env=env), "set DEFAULT_FROM_EMAIL")
+
+
+def test_email_goes_to_the_console_unless_an_smtp_host_is_set():
+    show = "from django.conf import settings; print(settings.EMAIL_BACKEND)"
+    result = manage("shell", "-c", show, env=site_env())
+    assert result.stdout.strip().endswith("django.core.mail.backends.console.EmailBackend")
+    env = site_env(
+        **PRODUCTION, EMAIL_HOST="smtp.example.org", DEFAULT_FROM_EMAIL="quiz@example.org"
+    )
+    result = manage("shell", "-c", show, env=env)
+    assert result.stdout.strip().endswith("backends.smtp.EmailBackend"), result.stderr

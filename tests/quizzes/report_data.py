@@ -63,12 +63,13 @@ def take(quiz: Quiz, *, user, lang: str, picks: list[int], when: datetime) -> At
     """An attempt through the real services, answering question n with choice picks[n-1]."""
     with translation.override(lang):
         attempt = attempt_start(quiz=quiz, user=user, learner_key=secrets.token_hex(16))
-    for question, number in zip(quiz.questions.order_by("position"), picks, strict=False):
+    content = content_of(quiz)
+    for question, number in zip(content.questions, picks, strict=False):
         answer_record(
             attempt=attempt,
-            quiz=content_of(quiz),
+            quiz=content,
             question=question,
-            choice=question.choices.get(position=number),
+            choices=(question.choices[number - 1],),
         )
     Attempt.objects.filter(pk=attempt.pk).update(started_at=when)
     return attempt

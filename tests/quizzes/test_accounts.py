@@ -1,4 +1,14 @@
-from quizzes.models import Attempt
+"""Accounts: signing in and up hand over the anonymous attempts and return to the page the
+learner came from; password reset by email; deleting an account, its attempts kept
+anonymously or deleted."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+
+from quizzes.models import Answer, Attempt
 from tests.factories import answer, choice_of, question_url, start
 
 
@@ -90,3 +100,164 @@ def test_signups_from_one_address_are_rate_limited(client, settings, django_user
     assert response.status_code == 429 and response.has_header("Retry-After")
     assert "réessayer" in response.content.decode()
     assert not django_user_model.objects.exists()  # The passwords differed: nobody was made.
+
+
+PASSWORD = "long-pass-phrase-9"
+SIGNUP = {"username": "ada", "email": "ada@example.org", "password1": PASSWORD}
+SIGNUP["password2"] = PASSWORD
+
+
+def test_the_quiz_page_s_sign_up_and_in_links_carry_next(client, quiz):
+    page = client.get("/en/quizzes/dp-quiz/").content.decode()
+    assert 'href="/en/accounts/signup/?next=/en/quizzes/dp-quiz/">Sign up</a>' in page
+    assert 'href="/en/accounts/login/?next=/en/quizzes/dp-quiz/">sign in</a>' in page
+
+
+def test_sign_up_returns_to_the_page_the_learner_came_from(client, quiz):
+    form = client.get("/en/accounts/signup/?next=/en/quizzes/dp-quiz/").content.decode()
+    assert '<input type="hidden" name="next" value="/en/quizzes/dp-quiz/">' in form
+    response = client.post("/en/accounts/signup/?next=/en/quizzes/dp-quiz/", SIGNUP)
+    assert response.status_code == 302 and response["Location"] == "/en/quizzes/dp-quiz/"
+    assert User.objects.get(username="ada").email == "ada@example.org"
+
+
+@pytest.mark.parametrize(
+    "target", ["https://evil.example/", "//evil.example/", "http://testserver.evil/"]
+)
+def test_next_to_another_site_goes_home(client, db, target, django_user_model):
+    response = client.post("/en/accounts/signup/", SIGNUP | {"next": target})
+    assert response["Location"] == "/en/"
+    client.logout()
+    response = client.post(
+        "/en/accounts/login/", {"username": "ada", "password": PASSWORD, "next": target}
+    )
+    assert response.status_code == 302 and response["Location"] == "/en/"
+    page = client.get(f"/en/accounts/signup/?next={target}").content.decode()
+    assert "evil" not in page.replace("next=", "") or 'value=""' in page
+
+
+def reset_link(lang="en") -> str:
+    (email,) = mail.outbox
+    return re.search(rf"http://testserver(/{lang}/accounts/reset/\S+/)", email.body).group(1)
+
+
+@pytest.fixture
+def ada(db):
+    return User.objects.create_user("ada", email="ada@example.org", password=PASSWORD)
+
+
+def test_password_reset_by_email(client, ada):
+    page = client.get("/en/accounts/login/").content.decode()
+    assert 'href="/en/accounts/password_reset/"' in page
+    response = client.post("/fr/accounts/password_reset/", {"email": "ada@example.org"})
+    assert response["Location"] == "/fr/accounts/password_reset/done/"
+    assert mail.outbox[0].subject == "Réinitialiser votre mot de passe Quizsite"
+    link = reset_link("fr")
+    form_url = client.get(link)["Location"]  # Django hides the token from the page's URL.
+    assert "Choisissez un nouveau mot de passe" in client.get(form_url).content.decode()
+    new = {"new_password1": "another-pass-phrase-7", "new_password2": "another-pass-phrase-7"}
+    response = client.post(form_url, new)
+    assert response["Location"] == "/fr/accounts/reset/done/"
+    assert client.login(username="ada", password="another-pass-phrase-7")
+
+
+def test_a_reset_link_used_twice_gets_a_clear_page(client, ada):
+    client.post("/en/accounts/password_reset/", {"email": "ada@example.org"})
+    link = reset_link()
+    form_url = client.get(link)["Location"]
+    new = {"new_password1": "another-pass-phrase-7", "new_password2": "another-pass-phrase-7"}
+    client.post(form_url, new)
+    again = client.get(link, follow=True)
+    assert again.status_code == 200
+    assert "This link no longer works" in again.content.decode()
+    response = client.post(form_url, {"new_password1": "x-3-pass", "new_password2": "x-3-pass"})
+    assert "This link no longer works" in response.content.decode()
+    ada.refresh_from_db()
+    assert ada.check_password("another-pass-phrase-7")
+
+
+def test_an_expired_reset_link_gets_a_clear_page(client, ada, settings):
+    client.post("/en/accounts/password_reset/", {"email": "ada@example.org"})
+    link = reset_link()
+    settings.PASSWORD_RESET_TIMEOUT = -1
+    page = client.get(link, follow=True)
+    assert page.status_code == 200 and "This link no longer works" in page.content.decode()
+    ada.refresh_from_db()
+    assert ada.check_password(PASSWORD)
+
+
+def test_reset_for_an_unknown_address_says_the_same_and_sends_nothing(client, ada):
+    response = client.post("/en/accounts/password_reset/", {"email": "nobody@example.org"})
+    assert response["Location"] == "/en/accounts/password_reset/done/"
+    assert mail.outbox == []
+
+
+def test_a_tampered_reset_link_gets_the_clear_page(client, ada):
+    page = client.get("/en/accounts/reset/MQ/set-password/", follow=True)
+    assert page.status_code == 200 and "This link no longer works" in page.content.decode()
+    page = client.get("/en/accounts/reset/zzz/abc-def/", follow=True)
+    assert page.status_code == 200 and "This link no longer works" in page.content.decode()
+
+
+@pytest.fixture
+def ada_with_an_attempt(client, quiz, ada):
+    client.force_login(ada)
+    attempt = start(client, quiz)
+    answer(client, attempt, 1, choice_of(quiz, 1, correct=True))
+    return attempt
+
+
+def test_the_delete_page_says_what_becomes_of_the_attempts(client, ada_with_an_attempt):
+    page = client.get("/en/accounts/delete/").content.decode()
+    assert "Kept anonymously, they stay in the instructors' reports" in page
+    assert "Deleted, they are gone with their answers" in page
+    assert 'type="password"' in page
+
+
+def test_delete_keeping_the_attempts_anonymously(client, ada, ada_with_an_attempt):
+    response = client.post("/en/accounts/delete/", {"attempts": "keep", "password": PASSWORD})
+    assert response["Location"] == "/en/"
+    assert not User.objects.filter(username="ada").exists()
+    attempt = Attempt.objects.get(pk=ada_with_an_attempt.pk)
+    assert attempt.user is None and attempt.learner_key.startswith("deleted-")
+    assert Answer.objects.filter(attempt=attempt).count() == 1
+    assert "_auth_user_id" not in client.session
+
+
+def test_delete_with_the_attempts(client, ada, ada_with_an_attempt):
+    client.post("/en/accounts/delete/", {"attempts": "delete", "password": PASSWORD})
+    assert not User.objects.filter(username="ada").exists()
+    assert not Attempt.objects.exists() and not Answer.objects.exists()
+
+
+def test_two_deleted_accounts_keep_their_first_attempts(client, quiz, ada):
+    for name in ("ada", "bob"):
+        user = User.objects.get_or_create(username=name)[0]
+        user.set_password(PASSWORD)
+        user.save()
+        client.force_login(user)
+        start(client, quiz)
+        client.post("/en/accounts/delete/", {"attempts": "keep", "password": PASSWORD})
+    assert Attempt.objects.filter(is_first=True, user=None).count() == 2
+
+
+def test_delete_needs_the_password(client, ada, ada_with_an_attempt):
+    response = client.post("/en/accounts/delete/", {"attempts": "delete", "password": "wrong"})
+    assert response.status_code == 400
+    assert "That is not your password." in response.content.decode()
+    assert User.objects.filter(username="ada").exists() and Attempt.objects.exists()
+    response = client.post("/en/accounts/delete/", {"attempts": "both", "password": PASSWORD})
+    assert response.status_code == 400 and User.objects.filter(username="ada").exists()
+
+
+def test_delete_needs_a_signed_in_learner(client, db):
+    response = client.get("/en/accounts/delete/")
+    assert response.status_code == 302 and response["Location"].startswith("/en/accounts/login/")
+
+
+def test_password_resets_from_one_address_are_rate_limited(client, settings, ada):
+    settings.PASSWORD_RESET_LIMIT_PER_HOUR = 2
+    for _ in range(3):
+        response = client.post("/en/accounts/password_reset/", {"email": "ada@example.org"})
+    assert response.status_code == 429 and response.has_header("Retry-After")
+    assert len(mail.outbox) == 2

@@ -8,7 +8,16 @@ quiz after an edit (COLD), none after that.
 
 import pytest
 
-from tests.factories import answer, choice_of, make_quiz, question_url, results_url, start
+from tests.factories import (
+    answer,
+    answer_picks,
+    choice_of,
+    make_multiple,
+    make_quiz,
+    question_url,
+    results_url,
+    start,
+)
 
 COLD = 4
 QUESTION_PAGE = 1  # The attempt with its answers and picks; answered or not.
@@ -96,3 +105,87 @@ def test_landing_page(client, sized_quiz, django_assert_num_queries):
 def test_home_page(client, sized_quiz, django_assert_num_queries):
     with django_assert_num_queries(HOME_PAGE):
         assert client.get("/en/").status_code == 200
+
+
+def test_multiple_choice_pages_cost_the_same(client, sized_quiz, django_assert_num_queries):
+    make_multiple(sized_quiz, 1)
+    attempt = start(client, sized_quiz)
+    with django_assert_num_queries(QUESTION_PAGE):
+        assert client.get(question_url(attempt, 1)).status_code == 200
+    picks = list(sized_quiz.questions.get(position=1).choices.filter(is_correct=True))
+    with django_assert_num_queries(ANSWER_POST):
+        assert answer_picks(client, attempt, 1, picks).status_code == 302
+    with django_assert_num_queries(QUESTION_PAGE):
+        assert client.get(question_url(attempt, 1)).status_code == 200
+
+
+PROGRESS_PAGE = 4  # Guide paths, their quizzes, the other quizzes, the learner's attempts.
+STATUS = 1  # The learner's attempts at the quizzes a page lists (quiz_statuses).
+
+
+GUIDE_PAGE = 2  # The guide path, its quizzes.
+
+
+@pytest.mark.parametrize("quizzes", [2, 20])
+def test_listing_pages_with_a_learner_read_the_statuses_once(
+    client, guide, quizzes, django_assert_num_queries
+):
+    listed = [make_quiz(slug=f"quiz-{n}", questions=2, guide=guide) for n in range(quizzes)]
+    for quiz in listed:
+        start(client, quiz)
+    with django_assert_num_queries(HOME_PAGE + STATUS):
+        assert client.get("/en/").status_code == 200
+    with django_assert_num_queries(GUIDE_PAGE + STATUS):
+        assert client.get(f"/en/guides/{guide.slug}/").status_code == 200
+    with django_assert_num_queries(LANDING_PAGE):  # The status is the resume's query.
+        assert client.get(f"/en/quizzes/{listed[0].slug}/").status_code == 200
+
+
+def test_guide_page_without_a_learner(client, guide, django_assert_num_queries):
+    make_quiz(guide=guide)
+    with django_assert_num_queries(GUIDE_PAGE):
+        assert client.get(f"/en/guides/{guide.slug}/").status_code == 200
+
+
+@pytest.mark.parametrize("attempts", [1, 50])
+def test_progress_page(client, guide, attempts, django_assert_num_queries):
+    quiz = make_quiz(questions=2, guide=guide)
+    for _ in range(attempts):
+        start(client, quiz, start_over=True)
+    with django_assert_num_queries(PROGRESS_PAGE):
+        assert client.get("/en/progress/").status_code == 200
+
+
+# The attempt; its wrong answers; the practice attempt in progress abandoned, then the
+# start's read and insert in its savepoint, all in the restart's transaction (in a test, two
+# savepoints: four queries more).
+PRACTICE_POST = 9
+
+
+def test_practice_post_and_its_pages(client, sized_quiz, django_assert_num_queries):
+    attempt = start(client, sized_quiz)
+    total = sized_quiz.questions.count()
+    for n in range(1, total + 1):
+        answer(client, attempt, n, choice_of(sized_quiz, n, correct=n % 2 == 0))
+    with django_assert_num_queries(RESULTS_PAGE):
+        assert client.get(results_url(attempt) + "?mistakes=1").status_code == 200
+    with django_assert_num_queries(PRACTICE_POST):
+        response = client.post(f"/en/attempts/{attempt.public_id}/practice/")
+    assert response.status_code == 302
+    with django_assert_num_queries(QUESTION_PAGE):
+        assert client.get(response["Location"]).status_code == 200
+
+
+SIGNED_IN = 4  # The session, the user, and their permissions (the header's Reports link).
+
+
+def test_account_pages(client, quiz, django_user_model, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert client.get("/en/accounts/password_reset/").status_code == 200
+    with django_assert_num_queries(1):  # The user with the link's id.
+        assert client.get("/en/accounts/reset/MQ/set-password/").status_code == 200
+    client.force_login(django_user_model.objects.create_user("ada"))
+    with django_assert_num_queries(SIGNED_IN):
+        assert client.get("/en/accounts/delete/").status_code == 200
+    with django_assert_num_queries(SIGNED_IN + PROGRESS_PAGE):
+        assert client.get("/en/progress/").status_code == 200

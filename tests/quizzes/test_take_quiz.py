@@ -161,10 +161,9 @@ def test_anonymous_attempt_belongs_to_the_browser_without_a_session(client, quiz
 
 def test_answer_record_refuses_a_question_ahead_of_the_open_one(quiz):
     attempt = attempt_start(quiz=quiz, user=None, learner_key="k" * 32)
-    third = quiz.questions.get(position=3)
+    content = content_of(quiz)
+    third = content.questions[2]
     with pytest.raises(NotOpenYet) as refusal:
-        answer_record(
-            attempt=attempt, quiz=content_of(quiz), question=third, choice=third.choices.first()
-        )
+        answer_record(attempt=attempt, quiz=content, question=third, choices=third.choices[:1])
     assert refusal.value.first_open == 1
     assert not Answer.objects.filter(attempt=attempt).exists()
