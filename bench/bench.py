@@ -109,11 +109,11 @@ def take_quiz(browser: Browser, lang: str, slug: str, deadline: float) -> None:
     while time.monotonic() < deadline:
         path = f"/{lang}/attempts/{attempt}/questions/{number}/"
         _, page = browser.expect("question", 200, "GET", path)
-        choice = CHOICE.search(page).group(1)
-        form = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "choice": choice}
-        browser.expect("answer", 302, "POST", path, form)
-        recorder.answered(attempt)
-        _, page = browser.expect("feedback", 200, "GET", path)
+        if (choice := CHOICE.search(page)) is not None:  # Else answered before, and resumed.
+            form = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "choice": choice.group(1)}
+            browser.expect("answer", 302, "POST", path, form)
+            recorder.answered(attempt)
+            _, page = browser.expect("feedback", 200, "GET", path)
         if f"/questions/{number + 1}/" not in page:
             browser.expect("results", 200, "GET", f"/{lang}/attempts/{attempt}/results/")
             return
