@@ -19,7 +19,17 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
-from .models import Answer, Attempt, Choice, Question, Quiz, choice_problems, other_languages
+from .content import text_problems
+from .models import (
+    Answer,
+    Attempt,
+    Choice,
+    Question,
+    Quiz,
+    choice_problems,
+    other_languages,
+    translated_fields,
+)
 from .quizfile import QuizFileError, quiz_export, quiz_file_dump, quiz_file_read, quiz_import
 from .services import answers_regrade
 
@@ -50,7 +60,23 @@ def _language_name(code: str) -> str:
     return dict(settings.LANGUAGES)[code]
 
 
-class PositionForm(forms.ModelForm):
+class ContentForm(forms.ModelForm):
+    """Refuses Markdown the learner pages would show broken (a formula that can't be turned
+    into MathML, a text past the renderer's limits), on the field and language at fault."""
+
+    def clean(self):
+        cleaned_data = super().clean()
+        for field in translated_fields(self._meta.model):
+            for code, _name in settings.LANGUAGES:
+                name = f"{field}_{code}"
+                source = cleaned_data.get(name)
+                if name in self.fields and isinstance(source, str):
+                    for problem in text_problems(field=field, language=code, source=source):
+                        self.add_error(name, problem)
+        return cleaned_data
+
+
+class PositionForm(ContentForm):
     """A row of a reorderable inline. Rows may trade positions, so a row's position is
     checked against the other submitted rows (the formset does that), not against the
     old positions still in the database (Django 6 checks constraints row by row)."""
@@ -150,7 +176,7 @@ QUIZ_FIELDS = (
 )
 
 
-class QuizAdminForm(forms.ModelForm):
+class QuizAdminForm(ContentForm):
     class Meta:
         model = Quiz
         fields = QUIZ_FIELDS
@@ -406,6 +432,7 @@ class QuizImportForm(forms.Form):
 
 @admin.register(Question)
 class QuestionAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
+    form = ContentForm
     inlines = [ChoiceInline]
     list_display = ("prompt", "quiz", "position", "kind", "choice_count", "answer_count")
     list_filter = ("quiz__guide_paths", "quiz__level", "quiz__is_published", "quiz")

@@ -52,6 +52,18 @@ def field_markup(field: str) -> str | None:
     return None
 
 
+def text_problems(*, field: str, language: str, source: str) -> list[str]:
+    """What an editor must fix in one language of a Markdown field, each message naming both
+    ("prompt (fr): …") so the admin and the importer say where; plain-text fields have none."""
+    kind = field_markup(field)
+    if kind is None or not source:
+        return []
+    return [
+        f"{field} ({language}): {problem}"
+        for problem in markup.problems(source, inline=kind == "inline")
+    ]
+
+
 def fallback_tag(language: str) -> SafeString:
     """The visible "in English" after a text shown in a fallback language.
 

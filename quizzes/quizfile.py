@@ -13,6 +13,7 @@ from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
 
+from .content import text_problems
 from .models import (
     Choice,
     Level,
@@ -142,6 +143,9 @@ class _FileChecker:
         if required and not value.get(settings.LANGUAGE_CODE):
             message = gettext("%(field)s needs a text in %(language)s.")
             self.error(place, message % {"field": key, "language": settings.LANGUAGE_CODE})
+        for code in languages:
+            for problem in text_problems(field=key, language=code, source=value.get(code) or ""):
+                self.error(place, problem)
         return {build_localized_fieldname(key, code): value.get(code) or "" for code in languages}
 
     def positions(self, items: list[dict], place_of) -> list[int]:
