@@ -1,10 +1,12 @@
 import io
+import posixpath
 import zipfile
 
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.storage import default_storage
 from django.db import models
 from django.db.models import Count, F, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
@@ -20,17 +22,19 @@ from django.views.decorators.http import require_POST
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
 from .content import text_problems
+from .images import ImageError, image_check, image_name, image_url
 from .models import (
     Answer,
     Attempt,
     Choice,
+    ContentImage,
     Question,
     Quiz,
     choice_problems,
     other_languages,
     translated_fields,
 )
-from .quizfile import QuizFileError, quiz_export, quiz_file_dump, quiz_file_read, quiz_import
+from .quizfile import QuizFileError, quiz_archive, quiz_archive_read, quiz_import
 from .services import answers_regrade
 
 
@@ -350,20 +354,20 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
         questions = Question.objects.filter(quiz__in=queryset.values("pk"))
         _regraded_message(request, answers_regrade(questions=questions))
 
-    @admin.action(description=_("Export as YAML"), permissions=["view"])
+    @admin.action(description=_("Export as quiz files"), permissions=["view"])
     def export(self, request, queryset):
+        """One quiz: its file (a .zip when it has images); several: a .zip of their files."""
         quizzes = list(queryset.order_by("slug"))
         if len(quizzes) == 1:
-            response = HttpResponse(
-                quiz_file_dump(quiz_export(quiz=quizzes[0])),
-                content_type="application/yaml; charset=utf-8",
-            )
-            response["Content-Disposition"] = f'attachment; filename="{quizzes[0].slug}.yaml"'
+            filename, content, content_type = quiz_archive(quiz=quizzes[0])
+            response = HttpResponse(content, content_type=content_type)
+            response["Content-Disposition"] = f'attachment; filename="{filename}"'
             return response
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for quiz in quizzes:
-                archive.writestr(f"{quiz.slug}.yaml", quiz_file_dump(quiz_export(quiz=quiz)))
+                filename, content, _content_type = quiz_archive(quiz=quiz)
+                archive.writestr(filename, content)
         response = HttpResponse(buffer.getvalue(), content_type="application/zip")
         response["Content-Disposition"] = 'attachment; filename="quizzes.zip"'
         return response
@@ -392,8 +396,8 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
         if request.method == "POST":
             if form.is_valid():
                 try:
-                    content = form.cleaned_data["file"].read()
-                    quiz = quiz_import(data=quiz_file_read(content=content))
+                    archive = quiz_archive_read(content=form.cleaned_data["file"].read())
+                    quiz = quiz_import(data=archive.data, images=archive.images)
                 except QuizFileError as error:
                     errors = error.messages
                 else:
@@ -426,7 +430,10 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
 
 class QuizImportForm(forms.Form):
     file = forms.FileField(
-        label=_("Quiz file"), help_text=_("A YAML file in the format of docs/quiz-format.md.")
+        label=_("Quiz file"),
+        help_text=_(
+            "A YAML file in the format of docs/quiz-format.md, or the .zip of a quiz with images."
+        ),
     )
 
 
@@ -484,6 +491,63 @@ class QuestionAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
     @admin.action(description=_("Regrade answers"), permissions=["change"])
     def regrade(self, request, queryset):
         _regraded_message(request, answers_regrade(questions=queryset))
+
+
+class ContentImageForm(forms.ModelForm):
+    """An upload checked with Pillow (type, size) and named by its content (quizzes/images.py)."""
+
+    class Meta:
+        model = ContentImage
+        fields = ("file",)
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload is None or upload == self.instance.file:
+            return upload
+        data = upload.read()
+        try:
+            name = image_name(data=data, extension=image_check(data=data))
+        except ImageError as error:
+            raise ValidationError(str(error)) from None
+        taken = ContentImage.objects.filter(file=name).exclude(pk=self.instance.pk).first()
+        if taken is not None:
+            raise ValidationError(
+                gettext("This image is already uploaded, as “%(image)s”.") % {"image": taken}
+            )
+        if default_storage.exists(name):  # Imported with a quiz file: the same bytes.
+            return name
+        upload.seek(0)
+        upload.name = posixpath.basename(name)
+        return upload
+
+
+@admin.register(ContentImage)
+class ContentImageAdmin(TabbedTranslationAdmin):
+    form = ContentImageForm
+    list_display = ("thumbnail", "alt", "reference", "uploaded_at")
+    fields = ("file", "alt", "thumbnail", "reference")
+    readonly_fields = ("thumbnail", "reference")
+    search_fields = tuple(f"alt_{code}" for code, _name in settings.LANGUAGES)
+
+    @admin.display(description=_("image"))
+    def thumbnail(self, image: ContentImage) -> str:
+        if not image.file:
+            return "-"
+        return format_html(
+            '<img src="{}" alt="" style="max-width: 12rem; max-height: 8rem">', image.file.url
+        )
+
+    @admin.display(description=_("Markdown to paste into a text"))
+    def reference(self, image: ContentImage) -> str:
+        if not image.file:
+            return gettext("Shown once the image is saved.")
+        rows = (
+            (_language_name(code), getattr(image, f"alt_{code}") or "…", image_url(image.file.name))
+            for code, _name in settings.LANGUAGES
+        )
+        return format_html(
+            "<ul>{}</ul>", format_html_join("", "<li>{}: <code>![{}]({})</code></li>", rows)
+        )
 
 
 class RecordedAdmin(admin.ModelAdmin):

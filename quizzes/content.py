@@ -20,10 +20,12 @@ kept per process, the least recently used going first.
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
+from django.core.files.storage import default_storage
 from django.db import connections
 from django.db.models import Model
 from django.urls import reverse
@@ -35,6 +37,7 @@ from modeltranslation.utils import build_localized_fieldname, resolution_order
 from guides.models import GuidePath
 
 from . import markup
+from .images import name_of_url
 from .models import Choice, Level, Question, Quiz, translated_fields
 
 # How each translated field shows: inside a <legend>, <label> or heading (phrasing content
@@ -52,16 +55,41 @@ def field_markup(field: str) -> str | None:
     return None
 
 
-def text_problems(*, field: str, language: str, source: str) -> list[str]:
+def text_problems(
+    *, field: str, language: str, source: str, image_exists: Callable[[str], bool] | None = None
+) -> list[str]:
     """What an editor must fix in one language of a Markdown field, each message naming both
-    ("prompt (fr): …") so the admin and the importer say where; plain-text fields have none."""
+    ("prompt (fr): …") so the admin and the importer say where; plain-text fields have none.
+
+    An image needs alt text (in the text's language, since each language has its own `![…]`)
+    and must be one uploaded to the site: `image_exists` says which are, the storage by default
+    (the importer also knows the images of its `.zip`).
+    """
     kind = field_markup(field)
     if kind is None or not source:
         return []
-    return [
-        f"{field} ({language}): {problem}"
-        for problem in markup.problems(source, inline=kind == "inline")
-    ]
+    inline = kind == "inline"
+    found = markup.problems(source, inline=inline)
+    exists = image_exists or default_storage.exists
+    for src, alt in markup.images(source, inline=inline):
+        name = name_of_url(src)
+        if name is None or not exists(name):
+            found.append(
+                gettext(
+                    "The image “%(src)s” is not one uploaded to this site: upload it under "
+                    "Content images and paste the reference shown there."
+                )
+                % {"src": src}
+            )
+        elif not alt:
+            found.append(
+                gettext(
+                    "The image “%(src)s” has no alt text: write what it shows between the "
+                    "brackets, ![like this](…)."
+                )
+                % {"src": src}
+            )
+    return [f"{field} ({language}): {problem}" for problem in found]
 
 
 def fallback_tag(language: str) -> SafeString:

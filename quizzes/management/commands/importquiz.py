@@ -2,11 +2,14 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from quizzes.quizfile import QuizFileError, quiz_file_read, quiz_import
+from quizzes.quizfile import QuizFileError, quiz_archive_read, quiz_import
 
 
 class Command(BaseCommand):
-    help = "Create or update a quiz from a file (docs/quiz-format.md); a bad file changes nothing."
+    help = (
+        "Create or update a quiz from a file (docs/quiz-format.md), YAML or a .zip with its "
+        "images; a bad file changes nothing."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
@@ -17,7 +20,8 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror}.") from None
         try:
-            quiz = quiz_import(data=quiz_file_read(content=content))
+            archive = quiz_archive_read(content=content)
+            quiz = quiz_import(data=archive.data, images=archive.images)
         except QuizFileError as error:
             raise CommandError(f"{file} was not imported:\n" + "\n".join(error.messages)) from None
         count = quiz.questions.count()
