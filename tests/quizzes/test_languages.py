@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.factories import answer, choice_of, make_quiz, question_url, start
+from tests.factories import answer, choice_of, make_quiz, question_url, results_url, start
 
 
 def test_root_redirects_by_accept_language(client, db):
@@ -103,3 +103,18 @@ def test_catalogue_is_complete(code):
             check=True,
         )
         assert result.stdout == "", f"{po} has entries that are {flag.strip('-')}"
+
+
+def test_french_pages_space_their_punctuation_and_percentages(client, editor_client, guide):
+    quiz = make_quiz(slug="fr-quiz", questions=1, guide=guide, published=False)
+    landing = editor_client.get("/fr/quizzes/fr-quiz/").content.decode()
+    assert "<dd>70\u202f%</dd>" in landing
+    assert "<strong>Aperçu, non publié\u00a0:</strong>" in landing
+    english = editor_client.get("/en/quizzes/fr-quiz/").content.decode()
+    assert "<dd>70%</dd>" in english and "<strong>Preview, not published:</strong>" in english
+    quiz.is_published = True
+    quiz.save()
+    attempt = start(client, quiz, "fr")
+    answer(client, attempt, 1, choice_of(quiz, 1, correct=True), lang="fr")
+    results = client.get(results_url(attempt, "fr")).content.decode()
+    assert "(100\u202f%)" in results and "est de 70\u202f%." in results
