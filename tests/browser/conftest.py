@@ -85,16 +85,18 @@ def demo(transactional_db) -> Quiz:
 
 @pytest.fixture
 def browser_attempt(context, live_server, demo):
-    """Makes an anonymous attempt at the demo quiz owned by the browser's learner key, with
-    the first `answered` questions answered (odd ones right, even ones wrong), without clicking."""
+    """Makes an anonymous attempt at a demo quiz (the data parallelism one unless `slug` says)
+    owned by the browser's learner key, with the first `answered` questions answered (odd ones
+    right, even ones wrong), without clicking."""
 
-    def make(*, answered: int = 0, lang: str = "en") -> Attempt:
+    def make(*, answered: int = 0, lang: str = "en", slug: str = DEMO_QUIZ) -> Attempt:
+        quiz = demo if slug == DEMO_QUIZ else Quiz.objects.get(slug=slug)
         key = secrets.token_hex(16)
         with translation.override(lang):
-            attempt = attempt_start(quiz=demo, user=None, learner_key=key)
-        for number, question in enumerate(demo.questions.order_by("position")[:answered], 1):
-            choice = choice_of(demo, number, correct=number % 2 == 1)
-            answer_record(attempt=attempt, quiz=content_of(demo), question=question, choice=choice)
+            attempt = attempt_start(quiz=quiz, user=None, learner_key=key)
+        for number, question in enumerate(quiz.questions.order_by("position")[:answered], 1):
+            choice = choice_of(quiz, number, correct=number % 2 == 1)
+            answer_record(attempt=attempt, quiz=content_of(quiz), question=question, choice=choice)
         response = HttpResponse()
         response.set_signed_cookie(LEARNER_COOKIE, key, salt=LEARNER_COOKIE)
         cookie = {"name": LEARNER_COOKIE, "value": response.cookies[LEARNER_COOKIE].value}
