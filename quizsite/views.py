@@ -1,7 +1,10 @@
+from django.conf import settings
+from django.core.exceptions import SuspiciousFileOperation
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
+from django.views.static import serve
 
 
 @never_cache
@@ -20,3 +23,17 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if isinstance(exception, Http404) and exception.args and isinstance(exception.args[0], str):
         message = exception.args[0]
     return render(request, "404.html", {"message": message}, status=404)
+
+
+def media(request: HttpRequest, path: str) -> HttpResponse:
+    """An uploaded image, when this process serves them (`SERVE_MEDIA`, docs/deployment.md).
+
+    WhiteNoise can't: it knows only the files there at start-up. Django's `serve` is fine for a
+    small site; names are content hashes, so a browser may keep a file for good.
+    """
+    try:
+        response = serve(request, path, document_root=settings.MEDIA_ROOT)
+    except SuspiciousFileOperation:  # "../", outside MEDIA_ROOT: no such image.
+        raise Http404(path) from None
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response

@@ -90,6 +90,9 @@ def test_an_image_shows_in_a_prompt_and_an_explanation(editor_client, client, gu
     assert f'<img src="{url}" alt="Four GPUs sum their gradients">' in page
     served = client.get(url)
     assert served.status_code == 200 and served["Content-Type"] == "image/png"
+    assert "immutable" in served["Cache-Control"]  # Its name changes with its bytes.
+    assert client.get("/media/content/missing.png").status_code == 404
+    assert client.get("/media/../manage.py").status_code == 404
 
 
 @pytest.mark.parametrize(
