@@ -83,10 +83,10 @@ def test_flags_say_why(hand_quiz, english):
     ]
     assert flags[0] == []
     assert flags[1] == [
-        "Too hard: fewer than 20 % of learners answer it right.",
+        "Too hard: fewer than 20% of learners answer it right.",
         "Negative discrimination: learners who do well on the rest of the quiz get this one "
         "wrong more often. The question or its answer may be wrong or misleading.",
-        "Low discriminative efficiency (below 15 %): it separates learners far less than its "
+        "Low discriminative efficiency (below 15%): it separates learners far less than its "
         "facility would allow. The question may be wrong or misleading.",
         "Facility differs by 0.33 between languages (English 0.33, French 0.00): "
         "check the translation.",
@@ -99,7 +99,7 @@ def test_flags_say_why(hand_quiz, english):
         "Nobody picked the wrong choice “Q3 choice 3”: it does not distract.",
     ]
     assert flags[3] == [
-        "Too easy: more than 90 % of learners answer it right.",
+        "Too easy: more than 90% of learners answer it right.",
         "Nobody picked the wrong choice “Q4 choice 2”: it does not distract.",
         "Nobody picked the wrong choice “Q4 choice 3”: it does not distract.",
     ]
@@ -117,7 +117,7 @@ def test_weak_positive_discrimination_is_flagged(english):
     assert reports.question_flags(question, {}) == [
         "Weak discrimination (below 20): it barely separates stronger from weaker "
         "learners. The question may be wrong or misleading.",
-        "Low discriminative efficiency (below 15 %): it separates learners far less than its "
+        "Low discriminative efficiency (below 15%): it separates learners far less than its "
         "facility would allow. The question may be wrong or misleading.",
     ]
 
