@@ -64,6 +64,19 @@ def question_with_code_and_maths(page: Page, browser_attempt, lang: str) -> Resp
     return response
 
 
+def question_with_english_fallback(page: Page, browser_attempt, lang: str) -> Response:
+    """French texts missing: the French page shows English, marked and tagged "en anglais"."""
+    from quizzes.models import Question
+
+    question = Question.objects.get(quiz__slug="data-parallelism-quiz", position=1)
+    question.prompt_fr = ""
+    question.save()
+    question.choices.filter(position=2).update(text_fr="")
+    response = page.goto(question_url(browser_attempt(lang=lang), 1, lang))
+    assert page.locator(".fallback-tag").count() == (2 if lang == "fr" else 0)
+    return response
+
+
 def results(page: Page, browser_attempt, lang: str) -> Response:
     return page.goto(results_url(browser_attempt(answered=8, lang=lang), lang))
 
@@ -154,6 +167,7 @@ PAGES = [
     pytest.param(question_answered_wrong, id="question-answered-wrong"),
     pytest.param(question_form_error, id="question-form-error"),
     pytest.param(question_with_code_and_maths, id="question-with-code-and-maths"),
+    pytest.param(question_with_english_fallback, id="question-with-english-fallback"),
     pytest.param(results, id="results"),
     pytest.param(not_found, id="404"),
     pytest.param(sign_in, id="sign-in"),
