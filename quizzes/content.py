@@ -47,7 +47,7 @@ BLOCK_FIELDS = frozenset({"description", "explanation", "feedback", "summary"})
 
 
 def field_markup(field: str) -> str | None:
-    """ "inline", "block" or None (plain text) for a translated field's name."""
+    """How a translated field renders: "inline", "block", or None for plain text."""
     if field in INLINE_FIELDS:
         return "inline"
     if field in BLOCK_FIELDS:
