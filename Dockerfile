@@ -12,7 +12,8 @@ RUN pip install -e .
 RUN msgfmt --check -o locale/fr/LC_MESSAGES/django.mo locale/fr/LC_MESSAGES/django.po
 RUN DEBUG=false SECRET_KEY=only-for-collectstatic python manage.py collectstatic --noinput
 
-RUN useradd --system --no-create-home quizsite
+RUN useradd --system --no-create-home quizsite \
+    && mkdir -p var/media && chown quizsite var/media
 USER quizsite
 ENV DEBUG=false HOST=0.0.0.0 PORT=8000
 EXPOSE 8000

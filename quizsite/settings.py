@@ -328,8 +328,15 @@ STORAGES = {
     },
 }
 
-# Uploaded files: the admin keeps an import file here between its preview and its confirmation.
+# Images editors upload for quiz texts (quizzes.images), through Django's storage API: files
+# under var/media here, an S3-compatible store with django-storages elsewhere
+# (docs/deployment.md). SERVE_MEDIA lets this process serve them, as `make run`, `make serve`
+# and the Docker image do: fine for a small site; a bigger one serves MEDIA_ROOT from its proxy
+# or a bucket and turns it off.
+MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
+SERVE_MEDIA = env_bool("SERVE_MEDIA", True)
+CONTENT_IMAGE_MAX_BYTES = int(os.environ.get("CONTENT_IMAGE_MAX_BYTES", 2 * 1024 * 1024))
 
 # Everything to standard error, where gunicorn (capture_output), Docker and systemd collect it;
 # a request's error says its method and path, and its traceback follows.

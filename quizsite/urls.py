@@ -1,6 +1,9 @@
+import re
+
+from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from . import views
 
@@ -8,6 +11,15 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
 ]
+
+if settings.SERVE_MEDIA:
+    urlpatterns.append(
+        re_path(
+            "^" + re.escape(settings.MEDIA_URL.lstrip("/")) + "(?P<path>.+)$",
+            views.media,
+            name="media",
+        )
+    )
 
 urlpatterns += i18n_patterns(
     path("", include("guides.urls")),

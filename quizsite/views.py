@@ -1,9 +1,12 @@
+from django.conf import settings
+from django.core.exceptions import SuspiciousFileOperation
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import requires_csrf_token
+from django.views.static import serve
 
 
 @never_cache
@@ -34,3 +37,17 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     language = translation.get_language_from_path(request.path_info) or translation.get_language()
     with translation.override(language):
         return render(request, "400.html", status=400)
+
+
+def media(request: HttpRequest, path: str) -> HttpResponse:
+    """An uploaded image, when this process serves them (`SERVE_MEDIA`, docs/deployment.md).
+
+    WhiteNoise can't: it knows only the files there at start-up. Django's `serve` is fine for a
+    small site; names are content hashes, so a browser may keep a file for good.
+    """
+    try:
+        response = serve(request, path, document_root=settings.MEDIA_ROOT)
+    except SuspiciousFileOperation:  # "../", outside MEDIA_ROOT: no such image.
+        raise Http404(path) from None
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response

@@ -1,11 +1,14 @@
 import io
+import posixpath
 import zipfile
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.storage import default_storage
 from django.db import models
 from django.db.models import Count, F, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
@@ -20,6 +23,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
+from .content import text_problems
+from .images import ImageError, image_check, image_name, image_url
 from .importing import (
     FORMAT_BUNDLE,
     FORMAT_GIFT,
@@ -31,8 +36,19 @@ from .importing import (
     import_plan,
     plan_summary,
 )
-from .models import Answer, Attempt, Choice, Question, Quiz, choice_problems, other_languages
-from .quizfile import QuizFileError, quiz_export, quiz_file_dump
+from .markup import Rendered, render
+from .models import (
+    Answer,
+    Attempt,
+    Choice,
+    ContentImage,
+    Question,
+    Quiz,
+    choice_problems,
+    other_languages,
+    translated_fields,
+)
+from .quizfile import QuizFileError, quiz_archive
 from .services import answers_regrade
 from .uploads import UploadGone, upload_discard, upload_keep, upload_take
 
@@ -63,7 +79,23 @@ def _language_name(code: str) -> str:
     return dict(settings.LANGUAGES)[code]
 
 
-class PositionForm(forms.ModelForm):
+class ContentForm(forms.ModelForm):
+    """Refuses Markdown the learner pages would show broken (a formula that can't be turned
+    into MathML, a text past the renderer's limits), on the field and language at fault."""
+
+    def clean(self):
+        cleaned_data = super().clean()
+        for field in translated_fields(self._meta.model):
+            for code, _name in settings.LANGUAGES:
+                name = f"{field}_{code}"
+                source = cleaned_data.get(name)
+                if name in self.fields and isinstance(source, str):
+                    for problem in text_problems(field=field, language=code, source=source):
+                        self.add_error(name, problem)
+        return cleaned_data
+
+
+class PositionForm(ContentForm):
     """A row of a reorderable inline. Rows may trade positions, so a row's position is
     checked against the other submitted rows (the formset does that), not against the
     old positions still in the database (Django 6 checks constraints row by row)."""
@@ -163,7 +195,7 @@ QUIZ_FIELDS = (
 )
 
 
-class QuizAdminForm(forms.ModelForm):
+class QuizAdminForm(ContentForm):
     class Meta:
         model = Quiz
         fields = QUIZ_FIELDS
@@ -337,20 +369,20 @@ class QuizAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
         questions = Question.objects.filter(quiz__in=queryset.values("pk"))
         _regraded_message(request, answers_regrade(questions=questions))
 
-    @admin.action(description=_("Export as YAML"), permissions=["view"])
+    @admin.action(description=_("Export as quiz files"), permissions=["view"])
     def export(self, request, queryset):
+        """One quiz: its file (a .zip when it has images); several: a .zip of their files."""
         quizzes = list(queryset.order_by("slug"))
         if len(quizzes) == 1:
-            response = HttpResponse(
-                quiz_file_dump(quiz_export(quiz=quizzes[0])),
-                content_type="application/yaml; charset=utf-8",
-            )
-            response["Content-Disposition"] = f'attachment; filename="{quizzes[0].slug}.yaml"'
+            filename, content, content_type = quiz_archive(quiz=quizzes[0])
+            response = HttpResponse(content, content_type=content_type)
+            response["Content-Disposition"] = f'attachment; filename="{filename}"'
             return response
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for quiz in quizzes:
-                archive.writestr(f"{quiz.slug}.yaml", quiz_file_dump(quiz_export(quiz=quiz)))
+                filename, content, _content_type = quiz_archive(quiz=quiz)
+                archive.writestr(filename, content)
         response = HttpResponse(buffer.getvalue(), content_type="application/zip")
         response["Content-Disposition"] = 'attachment; filename="quizzes.zip"'
         return response
@@ -481,6 +513,7 @@ class QuizImportForm(forms.Form):
             "GIFT or Moodle XML: see docs/quiz-format.md."
         ),
     )
+
     file_format = forms.ChoiceField(
         label=_("Format"),
         required=False,
@@ -531,9 +564,79 @@ class QuizImportForm(forms.Form):
         }
 
 
+PREVIEW = "_preview"
+
+
+class PreviewForm(ContentForm):
+    """The question form of a Preview submit: checked as for saving, but never valid, so the
+    admin shows it again with what was typed (and its errors, if any) instead of saving it."""
+
+    def is_valid(self) -> bool:
+        super().is_valid()
+        return False
+
+
+@dataclass(frozen=True)
+class PreviewChoice:
+    text: Rendered
+    is_correct: bool
+    feedback: Rendered
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A question as learners of one language would read it, in the admin."""
+
+    language: str
+    name: str
+    prompt: Rendered
+    choices: list[PreviewChoice]
+    explanation: Rendered
+    fallback: bool  # Some texts show in the default language: this one has none.
+
+
+def _language_preview(
+    code: str, value: Callable[[str], str], choices: list[Callable[[str], str | bool]]
+) -> Preview:
+    """One language's preview, from `value("prompt_fr")`… of the question and of each choice.
+
+    A text missing in this language shows in the default one, as learners would see it.
+    """
+    default = settings.LANGUAGE_CODE
+    fallbacks = []
+
+    def shown(get, field: str, *, inline: bool) -> Rendered:
+        text = get(f"{field}_{code}") or ""
+        if not text and get(f"{field}_{default}"):
+            fallbacks.append(field)
+            return render(get(f"{field}_{default}"), language=default, inline=inline)
+        return render(text, language=code, inline=inline)
+
+    return Preview(
+        language=code,
+        name=_language_name(code),
+        prompt=shown(value, "prompt", inline=True),
+        choices=[
+            PreviewChoice(
+                text=shown(choice, "text", inline=True),
+                is_correct=bool(choice("is_correct")),
+                feedback=shown(choice, "feedback", inline=False),
+            )
+            for choice in choices
+        ],
+        explanation=shown(value, "explanation", inline=False),
+        fallback=bool(fallbacks),
+    )
+
+
 @admin.register(Question)
 class QuestionAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
+    """Besides Django's buttons, "Preview" shows the typed question as learners will read it
+    in each language, without saving; the change page also previews the saved question."""
+
+    form = ContentForm
     inlines = [ChoiceInline]
+    change_form_template = "admin/quizzes/question/change_form.html"
     list_display = ("prompt", "quiz", "position", "kind", "choice_count", "answer_count")
     list_filter = ("quiz__guide_paths", "quiz__level", "quiz__is_published", "quiz")
     list_select_related = ("quiz",)
@@ -556,6 +659,36 @@ class QuestionAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
 
     def recorded_count(self, question: Question) -> int:
         return question.answers.count()
+
+    def get_form(self, request, obj=None, **kwargs):
+        if request.method == "POST" and PREVIEW in request.POST:
+            kwargs["form"] = PreviewForm
+        return super().get_form(request, obj, **kwargs)
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        form = context["adminform"].form
+        if form.is_bound:
+            rows = [
+                row
+                for inline in context["inline_admin_formsets"]
+                for row in inline.formset.forms
+                if (row.has_changed() or row.instance.pk) and not row["DELETE"].value()
+            ]
+            choices = [lambda name, row=row: row[name].value() for row in rows]
+            previews = [
+                _language_preview(code, lambda name: form[name].value(), choices)
+                for code, _name in settings.LANGUAGES
+            ]
+        elif obj is not None:
+            choices = [lambda name, c=c: getattr(c, name) for c in obj.choices.all()]
+            previews = [
+                _language_preview(code, lambda name: getattr(obj, name), choices)
+                for code, _name in settings.LANGUAGES
+            ]
+        else:
+            previews = []
+        context |= {"previews": previews, "previewing": PREVIEW in request.POST}
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def quiz_of(self, question: Question) -> Quiz:
         return question.quiz
@@ -584,6 +717,63 @@ class QuestionAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
     @admin.action(description=_("Regrade answers"), permissions=["change"])
     def regrade(self, request, queryset):
         _regraded_message(request, answers_regrade(questions=queryset))
+
+
+class ContentImageForm(forms.ModelForm):
+    """An upload checked with Pillow (type, size) and named by its content (quizzes/images.py)."""
+
+    class Meta:
+        model = ContentImage
+        fields = ("file",)
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload is None or upload == self.instance.file:
+            return upload
+        data = upload.read()
+        try:
+            name = image_name(data=data, extension=image_check(data=data))
+        except ImageError as error:
+            raise ValidationError(str(error)) from None
+        taken = ContentImage.objects.filter(file=name).exclude(pk=self.instance.pk).first()
+        if taken is not None:
+            raise ValidationError(
+                gettext("This image is already uploaded, as “%(image)s”.") % {"image": taken}
+            )
+        if default_storage.exists(name):  # Imported with a quiz file: the same bytes.
+            return name
+        upload.seek(0)
+        upload.name = posixpath.basename(name)
+        return upload
+
+
+@admin.register(ContentImage)
+class ContentImageAdmin(TabbedTranslationAdmin):
+    form = ContentImageForm
+    list_display = ("thumbnail", "alt", "reference", "uploaded_at")
+    fields = ("file", "alt", "thumbnail", "reference")
+    readonly_fields = ("thumbnail", "reference")
+    search_fields = tuple(f"alt_{code}" for code, _name in settings.LANGUAGES)
+
+    @admin.display(description=_("image"))
+    def thumbnail(self, image: ContentImage) -> str:
+        if not image.file:
+            return "-"
+        return format_html(
+            '<img src="{}" alt="" style="max-width: 12rem; max-height: 8rem">', image.file.url
+        )
+
+    @admin.display(description=_("Markdown to paste into a text"))
+    def reference(self, image: ContentImage) -> str:
+        if not image.file:
+            return gettext("Shown once the image is saved.")
+        rows = (
+            (_language_name(code), getattr(image, f"alt_{code}") or "…", image_url(image.file.name))
+            for code, _name in settings.LANGUAGES
+        )
+        return format_html(
+            "<ul>{}</ul>", format_html_join("", "<li>{}: <code>![{}]({})</code></li>", rows)
+        )
 
 
 class RecordedAdmin(admin.ModelAdmin):

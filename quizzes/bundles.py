@@ -9,16 +9,25 @@ sizes and compression ratios they declare.
 """
 
 import io
+import posixpath
 import re
 import zipfile
 import zlib
 from dataclasses import dataclass, field
 
 import yaml
+from django.core.files.storage import default_storage
 from django.utils.translation import gettext
 
 from .models import Quiz
-from .quizfile import QuizFileError, guide_paths_export, quiz_export, quiz_file_dump, quiz_file_read
+from .quizfile import (
+    QuizFileError,
+    guide_paths_export,
+    image_references,
+    quiz_export,
+    quiz_file_dump,
+    quiz_file_read,
+)
 
 GUIDES_NAME = "guides.yaml"
 QUIZ_DIR = "quizzes/"
@@ -51,8 +60,22 @@ def bundle_export() -> bytes:
     """Every guide path, quiz, question and choice as a bundle."""
     entries = {GUIDES_NAME: quiz_file_dump(guide_paths_export()).encode()}
     for quiz in Quiz.objects.order_by("slug"):
-        entries[f"{QUIZ_DIR}{quiz.slug}.yaml"] = quiz_file_dump(quiz_export(quiz=quiz)).encode()
+        data = quiz_export(quiz=quiz)
+        entries[f"{QUIZ_DIR}{quiz.slug}.yaml"] = quiz_file_dump(data).encode()
+        for name in image_references(data):
+            with default_storage.open(name, "rb") as image:
+                entries[IMAGE_DIR + posixpath.basename(name)] = image.read()
     return bundle_zip(entries)
+
+
+def is_quiz_archive(content: bytes) -> bool:
+    """A .zip of one quiz and its images (quizfile.quiz_archive), not of a whole site."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            names = archive.namelist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError):
+        return False
+    return any("/" not in name and name.endswith(".yaml") and name != GUIDES_NAME for name in names)
 
 
 def bundle_zip(entries: dict[str, bytes]) -> bytes:

@@ -20,36 +20,118 @@ kept per process, the least recently used going first.
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
+from django.core.files.storage import default_storage
 from django.db import connections
 from django.db.models import Model
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.translation import get_language
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext
 from modeltranslation.utils import build_localized_fieldname, resolution_order
 
 from guides.models import GuidePath
 
+from . import markup
+from .images import name_of_url
 from .models import Choice, Level, Question, Quiz, translated_fields
+
+# How each translated field shows: inside a <legend>, <label> or heading (phrasing content
+# only), or as blocks of its own. Titles and URLs aren't Markdown: they show as written.
+INLINE_FIELDS = frozenset({"prompt", "text"})
+BLOCK_FIELDS = frozenset({"description", "explanation", "feedback", "summary"})
+
+
+def field_markup(field: str) -> str | None:
+    """How a translated field renders: "inline", "block", or None for plain text."""
+    if field in INLINE_FIELDS:
+        return "inline"
+    if field in BLOCK_FIELDS:
+        return "block"
+    return None
+
+
+def text_problems(
+    *, field: str, language: str, source: str, image_exists: Callable[[str], bool] | None = None
+) -> list[str]:
+    """What an editor must fix in one language of a Markdown field, each message naming both
+    ("prompt (fr): …") so the admin and the importer say where; plain-text fields have none.
+
+    An image needs alt text (in the text's language, since each language has its own `![…]`)
+    and must be one uploaded to the site: `image_exists` says which are, the storage by default
+    (the importer also knows the images of its `.zip`).
+    """
+    kind = field_markup(field)
+    if kind is None or not source:
+        return []
+    inline = kind == "inline"
+    found = markup.problems(source, inline=inline)
+    exists = image_exists or default_storage.exists
+    for src, alt in markup.images(source, inline=inline):
+        name = name_of_url(src)
+        if name is None or not exists(name):
+            found.append(
+                gettext(
+                    "The image “%(src)s” is not one uploaded to this site: upload it under "
+                    "Content images and paste the reference shown there."
+                )
+                % {"src": src}
+            )
+        elif not alt:
+            found.append(
+                gettext(
+                    "The image “%(src)s” has no alt text: write what it shows between the "
+                    "brackets, ![like this](…)."
+                )
+                % {"src": src}
+            )
+    return [f"{field} ({language}): {problem}" for problem in found]
+
+
+def fallback_tag(language: str) -> SafeString:
+    """The visible "in English" after a text shown in a fallback language.
+
+    Sighted readers of a French page learn why a text is in English; the tag itself is in the
+    page's language, so a screen reader switches back to French for it.
+    """
+    names = {"en": gettext("in English"), "fr": gettext("in French")}
+    name = names.get(language) or language
+    return format_html(
+        ' <span class="fallback-tag" lang="{}">{}</span>', get_language() or "", name
+    )
 
 
 @dataclass(frozen=True)
 class Text:
-    """A translated text, shown in the active language or the first fallback that has it."""
+    """A translated text, shown in the active language or the first fallback that has it.
+
+    `rendered` holds each language's HTML, rendered once when the content is read (so once per
+    content change and process); plain-text fields have none and escape their text.
+    """
 
     by_language: tuple[tuple[str, str], ...]
+    rendered: tuple[tuple[str, markup.Rendered], ...] = ()
 
     @classmethod
     def of(cls, obj: Model, field: str) -> "Text":
-        return cls(
-            tuple(
-                (code, getattr(obj, build_localized_fieldname(field, code)) or "")
-                for code, _name in settings.LANGUAGES
-            )
+        texts = tuple(
+            (code, getattr(obj, build_localized_fieldname(field, code)) or "")
+            for code, _name in settings.LANGUAGES
         )
+        kind = field_markup(field)
+        if kind is None:
+            return cls(texts)
+        inline = kind == "inline"
+        rendered = tuple(
+            (code, markup.render(text, language=code, inline=inline))
+            for code, text in texts
+            if text
+        )
+        return cls(texts, rendered)
 
     def _shown(self) -> tuple[str, str]:
         """(language, text) in the active language, or the fallback that has a text."""
@@ -71,6 +153,16 @@ class Text:
         """` lang="en"` when the text is shown in a fallback language, else nothing."""
         code, _text = self._shown()
         return "" if code == get_language() else format_html(' lang="{}"', code)
+
+    @property
+    def html(self) -> SafeString:
+        """The shown text as HTML, with a visible tag when it is in a fallback language."""
+        code, text = self._shown()
+        html = dict(self.rendered).get(code) if self.rendered else None
+        body = mark_safe(html.html) if html is not None else conditional_escape(text)
+        if text and code != get_language():
+            return body + fallback_tag(code)
+        return body
 
 
 def _texts(obj: Model) -> dict[str, Text]:

@@ -8,9 +8,11 @@ one transaction, or nothing.
 """
 
 import hashlib
+import posixpath
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext, ngettext
@@ -20,6 +22,7 @@ from guides.models import GuidePath
 
 from . import bundles
 from .gift import gift_parse
+from .images import IMAGE_DIR
 from .models import Answer, AnswerChoice, Choice, Quiz, content_place, translated_fields
 from .moodle_common import ContentFileError, Parsed, quiz_slug_for
 from .moodle_xml import moodle_xml_parse
@@ -27,6 +30,7 @@ from .quizfile import (
     QuizFileError,
     guide_paths_check,
     guide_paths_import,
+    quiz_archive_read,
     quiz_export,
     quiz_file_check,
     quiz_import,
@@ -84,6 +88,7 @@ class ImportPlan:
     matches: tuple[tuple[str, str], ...] = ()
     guides: dict | None = None
     quizzes: tuple[dict, ...] = ()
+    images: tuple[tuple[str, bytes], ...] = ()  # (storage name, content) the quizzes show.
 
     @property
     def can_apply(self) -> bool:
@@ -127,6 +132,7 @@ class _Planner:
     matches: list[tuple[str, str]] = field(default_factory=list)
     guides: dict | None = None
     quizzes: list[dict] = field(default_factory=list)
+    images: dict[str, bytes] = field(default_factory=dict)
 
     def change(self, kind: str, thing: str, place: str, what: str, *, listed: bool = True):
         if listed:
@@ -145,6 +151,7 @@ class _Planner:
             matches=tuple(self.matches),
             guides=self.guides,
             quizzes=tuple(self.quizzes),
+            images=tuple(sorted(self.images.items())),
         )
 
 
@@ -165,7 +172,11 @@ def import_plan(
     file_format = file_format or format_detect(name=name, content=content)
     planner = _Planner(format=file_format)
     try:
-        if file_format == FORMAT_BUNDLE:
+        if file_format == FORMAT_BUNDLE and bundles.is_quiz_archive(content):
+            archive = quiz_archive_read(content=content)
+            _images_plan(planner, archive.images)
+            _quiz_plan(planner, archive.data, known_guides=set(), place="")
+        elif file_format == FORMAT_BUNDLE:
             _bundle_plan(planner, bundles.bundle_read(content=content))
         elif file_format in (FORMAT_GIFT, FORMAT_MOODLE_XML):
             language = language or settings.LANGUAGE_CODE
@@ -195,6 +206,9 @@ def _yaml_plan(planner: _Planner, data: dict) -> None:
 
 
 def _bundle_plan(planner: _Planner, bundle: bundles.Bundle) -> None:
+    _images_plan(
+        planner, {posixpath.join(IMAGE_DIR, name): data for name, data in bundle.images.items()}
+    )
     known = set()
     if bundle.guides is not None:
         try:
@@ -210,9 +224,14 @@ def _bundle_plan(planner: _Planner, bundle: bundles.Bundle) -> None:
             planner.errors.append((name, message % {"slug": slug}))
             continue
         _quiz_plan(planner, data, known_guides=known, place=name)
-    for image in sorted(bundle.images):
-        message = gettext("this site does not store images yet: left out.")
-        planner.problems.append((bundles.IMAGE_DIR + image, message))
+
+
+def _images_plan(planner: _Planner, images: dict[str, bytes]) -> None:
+    """The images that come with the quizzes (by storage name); those the site lacks are new."""
+    planner.images.update(images)
+    for name in sorted(images):
+        if not default_storage.exists(name):
+            planner.change("create", "image", posixpath.basename(name), "")
 
 
 def _guides_diff(planner: _Planner, data: dict, guides: list[tuple[str, dict]]) -> None:
@@ -281,7 +300,7 @@ def _quiz_plan(planner: _Planner, data: dict, *, known_guides: set[str], place: 
     else:
         guide_slugs, unknown = [], []
     try:
-        fields, _guides, questions = quiz_file_check(data=data)
+        fields, _guides, questions = quiz_file_check(data=data, images=planner.images)
     except QuizFileError as error:
         errors = list(error.errors)
     else:
@@ -504,7 +523,7 @@ def import_apply(*, plan: ImportPlan) -> ImportPlan:
     if plan.guides is not None:
         guide_paths_import(data=plan.guides)
     for data in plan.quizzes:
-        quiz_import(data=data)
+        quiz_import(data=data, images=dict(plan.images))
     return plan
 
 

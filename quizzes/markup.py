@@ -391,6 +391,24 @@ def render(source: str, *, language: str, inline: bool = False) -> Rendered:
     return Rendered(html=html, language=language)
 
 
+def images(source: str, *, inline: bool = False) -> list[tuple[str, str]]:
+    """(src, alt text) of every Markdown image in `source`, in reading order.
+
+    For the editors' checks (an image needs alt text and must be one of the site's); a source
+    past `MAX_SOURCE_LENGTH` has none, since it shows as plain text.
+    """
+    if len(source) > MAX_SOURCE_LENGTH:
+        return []
+    tokens = _MD.parseInline(source, {}) if inline else _MD.parse(source, {})
+    found = []
+    for token in tokens:
+        for child in token.children or []:
+            if child.type == "image":
+                alt = _MD.renderer.renderInlineAsText(child.children or [], _MD.options, {})
+                found.append((str(child.attrGet("src") or ""), alt.strip()))
+    return found
+
+
 def problems(source: str, *, inline: bool = False) -> list[str]:
     """What an editor must fix before this text can be saved or imported, in reading order.
 

@@ -472,3 +472,27 @@ class AnswerChoice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.answer} / {self.choice_id}"
+
+
+class ContentImage(models.Model):
+    """An image editors upload to use in quiz texts (quizzes/images.py says how).
+
+    The alt texts here only fill in the Markdown reference the admin offers for pasting: a
+    text's own `![alt](…)` is what learners get, in that text's language.
+    """
+
+    file = models.FileField(_("image"), upload_to="content", max_length=200, unique=True)
+    alt = models.CharField(
+        _("alt text"),
+        max_length=300,
+        help_text=_("What the image shows, for people who can't see it."),
+    )
+    uploaded_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("content image")
+        verbose_name_plural = _("content images")
+        ordering = ["-uploaded_at"]
+
+    def __str__(self) -> str:
+        return self.alt or self.file.name

@@ -1,11 +1,17 @@
 """The quiz file format (docs/quiz-format.md): read, check, import and export quizzes and guide
 paths as YAML files. The whole file is checked before anything is written."""
 
+import io
+import posixpath
+import re
+import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import yaml
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.files.storage import default_storage
 from django.db import models, transaction
 from django.db.models import ProtectedError
 from django.utils.translation import gettext
@@ -13,8 +19,12 @@ from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
 
+from . import markup
+from .content import text_problems
+from .images import IMAGE_DIR, ImageError, image_check, image_store, name_of_url
 from .models import (
     Choice,
+    ContentImage,
     Level,
     Question,
     QuestionKind,
@@ -70,6 +80,108 @@ def quiz_file_dump(data: dict) -> str:
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
 
 
+# A quiz with images travels as a .zip: its YAML file and images/<name> for every image its
+# texts show (`/media/content/<name>`). These limits keep a hostile archive from filling the
+# memory or the disk before anything is checked.
+ARCHIVE_IMAGES = "images/"
+ARCHIVE_MAX_FILES = 200
+ARCHIVE_MAX_BYTES = 50 * 1024 * 1024
+_IMAGE_BASENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+# The same bytes from the same quiz: export → import → export gives an identical archive.
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class QuizArchive:
+    """A quiz file with the images it brings, by storage name (`content/<name>`)."""
+
+    data: dict
+    images: dict[str, bytes]
+
+
+def quiz_archive_read(*, content: bytes) -> QuizArchive:
+    """A YAML quiz file, or a .zip holding one YAML file and its images/."""
+    if not content.startswith(b"PK\x03\x04"):
+        return QuizArchive(quiz_file_read(content=content), {})
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(content))
+        infos = [info for info in archive.infolist() if not info.is_dir()]
+    except (zipfile.BadZipFile, ValueError):
+        raise QuizFileError([("", gettext("The file is not a valid .zip archive."))]) from None
+    if len(infos) > ARCHIVE_MAX_FILES or sum(i.file_size for i in infos) > ARCHIVE_MAX_BYTES:
+        message = gettext(
+            "The archive holds more than %(files)s files or %(megabytes)s MB once unpacked."
+        )
+        raise QuizFileError(
+            [("", message % {"files": ARCHIVE_MAX_FILES, "megabytes": ARCHIVE_MAX_BYTES >> 20})]
+        )
+    yamls = [
+        info
+        for info in infos
+        if "/" not in info.filename and info.filename.endswith((".yaml", ".yml"))
+    ]
+    if len(yamls) != 1:
+        message = gettext("The archive must hold one .yaml quiz file at its top, and images/.")
+        raise QuizFileError([("", message)])
+    errors, images = [], {}
+    for info in infos:
+        if info is yamls[0]:
+            continue
+        basename = info.filename.removeprefix(ARCHIVE_IMAGES)
+        if not info.filename.startswith(ARCHIVE_IMAGES) or not _IMAGE_BASENAME.match(basename):
+            message = gettext("unexpected file in the archive: only images/<name> may be there.")
+            errors.append((info.filename, message))
+            continue
+        images[posixpath.join(IMAGE_DIR, basename)] = archive.read(info)
+    if errors:
+        raise QuizFileError(errors)
+    return QuizArchive(quiz_file_read(content=archive.read(yamls[0])), images)
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def image_references(data: dict) -> dict[str, str]:
+    """{storage name: first alt text} of the site's images the file's texts show."""
+    found: dict[str, str] = {}
+    for text in _strings(data):
+        if "](" in text:
+            for src, alt in markup.images(text):
+                name = name_of_url(src)
+                if name is not None:
+                    found.setdefault(name, alt)
+    return found
+
+
+def quiz_archive(*, quiz: Quiz) -> tuple[str, bytes, str]:
+    """(file name, content, content type) of a quiz's export: YAML, or a .zip with its images."""
+    data = quiz_export(quiz=quiz)
+    text = quiz_file_dump(data)
+    names = sorted(image_references(data))
+    if not names:
+        return f"{quiz.slug}.yaml", text.encode(), "application/yaml; charset=utf-8"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        files = [(f"{quiz.slug}.yaml", text.encode())]
+        for name in names:
+            with default_storage.open(name, "rb") as image:
+                files.append((ARCHIVE_IMAGES + posixpath.basename(name), image.read()))
+        for filename, content in files:
+            info = zipfile.ZipInfo(filename, date_time=_ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, content)
+    return f"{quiz.slug}.zip", buffer.getvalue(), "application/zip"
+
+
 QUIZ_KEYS = {
     "slug",
     "title",
@@ -91,6 +203,8 @@ class _FileChecker:
     """Reads values out of a parsed file, collecting every problem with its place."""
 
     errors: list[tuple[str, str]] = field(default_factory=list)
+    # Which images a text may show: the site's, and those the file brings.
+    image_exists: Callable[[str], bool] = default_storage.exists
 
     def error(self, place: str, message: str) -> None:
         self.errors.append((place, message))
@@ -142,6 +256,12 @@ class _FileChecker:
         if required and not value.get(settings.LANGUAGE_CODE):
             message = gettext("%(field)s needs a text in %(language)s.")
             self.error(place, message % {"field": key, "language": settings.LANGUAGE_CODE})
+        for code in languages:
+            source = value.get(code) or ""
+            for problem in text_problems(
+                field=key, language=code, source=source, image_exists=self.image_exists
+            ):
+                self.error(place, problem)
         return {build_localized_fieldname(key, code): value.get(code) or "" for code in languages}
 
     def positions(self, items: list[dict], place_of) -> list[int]:
@@ -185,9 +305,31 @@ class _QuestionData:
     choices: list[tuple[int, dict]]
 
 
-def _quiz_parse(data: dict) -> tuple[dict, list[GuidePath], list[_QuestionData]]:
+def _images_check(check: _FileChecker, images: dict[str, bytes]) -> None:
+    """Each image of an archive is an image the site takes, and doesn't replace another one."""
+    for name, data in images.items():
+        place = ARCHIVE_IMAGES + posixpath.basename(name)
+        try:
+            extension = image_check(data=data)
+        except ImageError as error:
+            check.error(place, str(error))
+            continue
+        if not name.endswith("." + extension):
+            message = gettext("this is a %(extension)s image: name it *.%(extension)s.")
+            check.error(place, message % {"extension": extension})
+        elif default_storage.exists(name):
+            with default_storage.open(name, "rb") as stored:
+                if stored.read() != data:
+                    message = gettext("the site has another image under this name; rename it.")
+                    check.error(place, message)
+
+
+def _quiz_parse(
+    data: dict, images: dict[str, bytes]
+) -> tuple[dict, list[GuidePath], list[_QuestionData]]:
     """Check a whole quiz file without writing anything; raise QuizFileError listing it all."""
-    check = _FileChecker()
+    check = _FileChecker(image_exists=lambda name: name in images or default_storage.exists(name))
+    _images_check(check, images)
     place = _place_quiz()
     data = check.mapping(data, place, QUIZ_KEYS, {"slug", "title"})
     fields = {
@@ -258,15 +400,24 @@ def _quiz_parse(data: dict) -> tuple[dict, list[GuidePath], list[_QuestionData]]
 
 
 @transaction.atomic
-def quiz_import(*, data: dict) -> Quiz:
+def quiz_import(*, data: dict, images: dict[str, bytes] | None = None) -> Quiz:
     """Create or update a quiz, its questions and choices by slug and position.
 
     The whole file is checked first and every problem reported at once; a bad
     file changes nothing. Recorded answers are never touched: a question or
     choice that has answers and is missing from the file makes the import fail
-    instead of deleting it.
+    instead of deleting it. `images` (by storage name, from a .zip) are stored, each
+    once, and listed among the content images of the admin.
     """
-    fields, guides, questions = _quiz_parse(data)
+    images = images or {}
+    fields, guides, questions = _quiz_parse(data, images)
+    alts = image_references(data)
+    for name, image in sorted(images.items()):
+        if name not in alts:  # Brought along but shown nowhere: not kept.
+            continue
+        image_store(name=name, data=image)
+        alt = {f"alt_{settings.LANGUAGE_CODE}": alts.get(name) or name}
+        ContentImage.objects.get_or_create(file=name, defaults=alt)
     quiz, _created = Quiz.objects.update_or_create(slug=fields.pop("slug"), defaults=fields)
     quiz.guide_paths.set(guides)
     _delete_unrecorded(
@@ -370,9 +521,12 @@ def quiz_export(*, quiz: Quiz) -> dict:
     }
 
 
-def quiz_file_check(*, data: dict) -> tuple[dict, list[GuidePath], list[_QuestionData]]:
-    """Check a whole quiz file without writing: its quiz fields, guide paths and questions."""
-    return _quiz_parse(data)
+def quiz_file_check(
+    *, data: dict, images: dict[str, bytes] | None = None
+) -> tuple[dict, list[GuidePath], list[_QuestionData]]:
+    """Check a whole quiz file without writing: its quiz fields, guide paths and questions,
+    with the images (by storage name) that come with it."""
+    return _quiz_parse(data, images or {})
 
 
 def guide_paths_export() -> dict:

@@ -358,9 +358,9 @@ def question_flags(stats: QuestionStats, language_names: dict[str, str]) -> list
         return []
     flags = []
     if overall.facility > EASY_ABOVE:
-        flags.append(_("Too easy: more than 90 % of learners answer it right."))
+        flags.append(_("Too easy: more than 90% of learners answer it right."))
     if overall.facility < HARD_BELOW:
-        flags.append(_("Too hard: fewer than 20 % of learners answer it right."))
+        flags.append(_("Too hard: fewer than 20% of learners answer it right."))
     if overall.discrimination is not None and overall.discrimination < 0:
         flags.append(
             _(
@@ -379,7 +379,7 @@ def question_flags(stats: QuestionStats, language_names: dict[str, str]) -> list
     if overall.efficiency is not None and overall.efficiency < EFFICIENCY_BELOW:
         flags.append(
             _(
-                "Low discriminative efficiency (below 15 %): it separates learners far less "
+                "Low discriminative efficiency (below 15%): it separates learners far less "
                 "than its facility would allow. The question may be wrong or misleading."
             )
         )

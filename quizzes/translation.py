@@ -1,6 +1,6 @@
 from modeltranslation.translator import TranslationOptions, register
 
-from .models import Choice, Question, Quiz
+from .models import Choice, ContentImage, Question, Quiz
 
 
 @register(Quiz)
@@ -18,4 +18,10 @@ class QuestionTranslationOptions(TranslationOptions):
 @register(Choice)
 class ChoiceTranslationOptions(TranslationOptions):
     fields = ("text", "feedback")
+    required_languages = ("en",)
+
+
+@register(ContentImage)
+class ContentImageTranslationOptions(TranslationOptions):
+    fields = ("alt",)
     required_languages = ("en",)

@@ -31,6 +31,13 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    """Uploaded images go to a directory of the test's own, never var/media."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
 @pytest.fixture
 def editor(db):
     return make_staff("editor", "Editors")

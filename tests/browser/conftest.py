@@ -85,14 +85,16 @@ def demo(transactional_db) -> Quiz:
 
 @pytest.fixture
 def browser_attempt(context, live_server, demo):
-    """Makes an anonymous attempt at the demo quiz owned by the browser's learner key, with
-    the first `answered` questions answered (odd ones right, even ones wrong), without clicking."""
+    """Makes an anonymous attempt at a demo quiz (the data parallelism one unless `slug` says)
+    owned by the browser's learner key, with the first `answered` questions answered (odd ones
+    right, even ones wrong), without clicking."""
 
-    def make(*, answered: int = 0, lang: str = "en") -> Attempt:
+    def make(*, answered: int = 0, lang: str = "en", slug: str = DEMO_QUIZ) -> Attempt:
+        quiz = demo if slug == DEMO_QUIZ else Quiz.objects.get(slug=slug)
         key = secrets.token_hex(16)
         with translation.override(lang):
-            attempt = attempt_start(quiz=demo, user=None, learner_key=key)
-        content = content_of(demo)
+            attempt = attempt_start(quiz=quiz, user=None, learner_key=key)
+        content = content_of(quiz)
         for number, question in enumerate(content.questions[:answered], 1):
             choice = next(c for c in question.choices if c.is_correct == (number % 2 == 1))
             answer_record(attempt=attempt, quiz=content, question=question, choices=(choice,))

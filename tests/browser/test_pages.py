@@ -62,6 +62,27 @@ def question_form_error(page: Page, browser_attempt, lang: str) -> Response:
     return navigation.value
 
 
+def question_with_code_and_maths(page: Page, browser_attempt, lang: str) -> Response:
+    """The accumulation loop in Python, `(i + 1) % k == 0` and $k$, after the answer."""
+    attempt = browser_attempt(answered=3, lang=lang, slug="gradient-accumulation-quiz")
+    response = page.goto(question_url(attempt, 3, lang))
+    assert page.locator("pre.code-block .k").count() and page.locator("math").count()
+    return response
+
+
+def question_with_english_fallback(page: Page, browser_attempt, lang: str) -> Response:
+    """French texts missing: the French page shows English, marked and tagged "en anglais"."""
+    from quizzes.models import Question
+
+    question = Question.objects.get(quiz__slug="data-parallelism-quiz", position=1)
+    question.prompt_fr = ""
+    question.save()
+    question.choices.filter(position=2).update(text_fr="")
+    response = page.goto(question_url(browser_attempt(lang=lang), 1, lang))
+    assert page.locator(".fallback-tag").count() == (2 if lang == "fr" else 0)
+    return response
+
+
 def results(page: Page, browser_attempt, lang: str) -> Response:
     return page.goto(results_url(browser_attempt(answered=8, lang=lang), lang))
 
@@ -291,6 +312,8 @@ PAGES = [
     pytest.param(question_answered_right, id="question-answered-right"),
     pytest.param(question_answered_wrong, id="question-answered-wrong"),
     pytest.param(question_form_error, id="question-form-error"),
+    pytest.param(question_with_code_and_maths, id="question-with-code-and-maths"),
+    pytest.param(question_with_english_fallback, id="question-with-english-fallback"),
     pytest.param(results, id="results"),
     pytest.param(not_found, id="404"),
     pytest.param(sign_in, id="sign-in"),
@@ -398,3 +421,43 @@ def test_every_page_is_valid_html(page, context, browser_attempt, served, tmp_pa
                 context.clear_cookies()
                 _open(param.values[0], page, browser_attempt, lang, served)
     assert nu_errors(served, tmp_path) == {}
+
+
+RICH_CONTENT_SIZES = """() => {
+    const code = document.querySelector(".explanation pre.code-block");
+    const image = document.querySelector(".explanation img");
+    return {
+        page: document.documentElement.scrollWidth,
+        codeScrolls: code.scrollWidth > code.clientWidth,
+        codeRight: code.getBoundingClientRect().right,
+        imageLoaded: image.complete && image.naturalWidth > 0,
+        imageRight: image.getBoundingClientRect().right,
+        formulas: document.querySelectorAll(".explanation math").length,
+    };
+}"""
+
+
+@pytest.mark.parametrize(
+    "context_options",
+    [
+        {"viewport": {"width": 320, "height": 640}},
+        {"viewport": {"width": 320, "height": 640}, "java_script_enabled": False},
+    ],
+    ids=["script", "no-script"],
+)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_code_maths_and_image_are_read_at_320_px(page, browser_attempt, lang, request):
+    """The all-reduce question's explanation: its code scrolls sideways inside its box, the
+    page itself doesn't; the diagram loads (from /media/) and fits; the formulas are MathML."""
+    page.goto(question_url(browser_attempt(answered=2, lang=lang), 2, lang))
+    sizes = page.evaluate(RICH_CONTENT_SIZES)
+    assert sizes["page"] <= 320, sizes
+    assert sizes["codeScrolls"] and sizes["codeRight"] <= 320, sizes
+    assert sizes["imageLoaded"] and sizes["imageRight"] <= 320, sizes
+    assert sizes["formulas"] == 2, sizes
+    code = page.locator(".explanation pre.code-block")
+    code.focus()  # Focusable, so a keyboard can scroll it.
+    page.keyboard.press("ArrowRight")
+    assert code.evaluate("element => element === document.activeElement")
+    code.scroll_into_view_if_needed()
+    screenshot(page, f"rich-content-{request.node.callspec.id}", full_page=False)

@@ -1,6 +1,7 @@
 """A learner takes the demo quiz in a real browser: by mouse, by keyboard, without script,
 switching language half way, and on a 320 px wide screen."""
 
+import html
 import re
 from collections.abc import Callable
 
@@ -8,6 +9,7 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import Locator, Page, expect
 
+from quizzes.markup import render
 from quizzes.models import Attempt, Quiz
 from tests.browser.conftest import focus_is_visible, focused, screenshot, t
 from tests.factories import choice_of
@@ -15,13 +17,24 @@ from tests.factories import choice_of
 WRONG = {3, 6}  # the learner gets these questions wrong: 6 / 8, which passes the 70 % mark
 
 
-def _plan(quiz: Quiz, lang: str) -> list[tuple[str, str, bool]]:
+def _shown(source: str, lang: str) -> re.Pattern:
+    """A Markdown text as a page's text or accessible name shows it, whatever the spacing.
+
+    Code shows without its backticks and a formula as its MathML, whose name spaces its
+    symbols ("B × W") where the text has none ("B×W"): only the characters must match.
+    """
+    text = html.unescape(re.sub(r"<[^>]+>", "", render(source, language=lang, inline=True).html))
+    return re.compile(r"\s*".join(re.escape(char) for char in text if not char.isspace()))
+
+
+def _plan(quiz: Quiz, lang: str) -> list[tuple[re.Pattern, re.Pattern, bool]]:
     """(prompt, text of the choice to pick, is it right) for every question, as shown in `lang`."""
     plan = []
     with translation.override(lang):
         for number, question in enumerate(quiz.questions.order_by("position"), 1):
             right = number not in WRONG
-            plan.append((question.prompt, choice_of(quiz, number, correct=right).text, right))
+            choice = choice_of(quiz, number, correct=right)
+            plan.append((_shown(question.prompt, lang), _shown(choice.text, lang), right))
     return plan
 
 

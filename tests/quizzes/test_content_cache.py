@@ -73,7 +73,7 @@ def test_edited_explanation_shows_on_the_feedback_and_results(client, guide):
     question.save()
     for url in (question_url(attempt, 1), results_url(attempt)):
         page = client.get(url).content.decode()
-        assert "All-reduce averages every replica&#x27;s gradients." in page
+        assert "All-reduce averages every replica's gradients." in page
         assert "Explanation 1 in English." not in page
 
 

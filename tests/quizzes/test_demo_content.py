@@ -1,8 +1,13 @@
+import re
+
+from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.utils import translation
 
 from guides.models import GuidePath
-from quizzes.models import Choice, Question, Quiz
+from quizzes.content import text_problems
+from quizzes.markup import render
+from quizzes.models import Choice, ContentImage, Question, Quiz, translated_fields
 
 
 def test_demo_loader_run_twice_adds_no_duplicates(db):
@@ -48,3 +53,38 @@ def test_demo_second_guide_path_has_a_quiz_of_five_or_more(db):
     other = GuidePath.objects.exclude(slug="data-parallelism").get()
     quiz = other.quizzes.get()
     assert quiz.is_published and quiz.questions.count() >= 5
+
+
+def test_demo_texts_render_code_maths_and_a_diagram(db):
+    """The demo shows what editors can write: highlighted code, MathML and an image with alt
+    text in both languages, none of it refused by the checks an editor's text goes through."""
+    call_command("loaddemo")
+    accumulation = Quiz.objects.get(slug="gradient-accumulation-quiz")
+    loop = accumulation.questions.get(position=3)
+    for language in ("en", "fr"):
+        html = render(getattr(loop, f"explanation_{language}"), language=language).html
+        assert '<pre class="code-block" tabindex="0"><code>' in html
+        assert (
+            '<span class="n">optimizer</span><span class="o">.</span><span class="n">step' in html
+        )
+        assert '\n        <span class="n">optimizer</span>' in html  # Indentation kept.
+        assert "<math" in render(getattr(loop, f"explanation_{language}"), language=language).html
+        no_sync = accumulation.questions.get(position=5)
+        assert "model.no_sync()" in getattr(no_sync, f"prompt_{language}")
+        batch = accumulation.questions.get(position=2)
+        assert (
+            '<math display="block">'
+            in render(getattr(batch, f"explanation_{language}"), language=language).html
+        )
+        diagram = Quiz.objects.get(slug="data-parallelism-quiz").questions.get(position=2)
+        html = render(getattr(diagram, f"explanation_{language}"), language=language).html
+        image = re.search(r'<img src="/media/content/[0-9a-f]{24}\.png" alt="([^"]+)">', html)
+        assert image and len(image.group(1)) > 40
+    for question in Question.objects.prefetch_related("choices"):
+        for obj in (question, *question.choices.all()):
+            for field in translated_fields(type(obj)):
+                for code in ("en", "fr"):
+                    source = getattr(obj, f"{field}_{code}") or ""
+                    assert not text_problems(field=field, language=code, source=source)
+    assert ContentImage.objects.count() == 1
+    assert default_storage.exists(ContentImage.objects.get().file.name)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.factories import answer, choice_of, make_quiz, question_url, start
+from tests.factories import answer, choice_of, make_quiz, question_url, results_url, start
 
 
 def test_root_redirects_by_accept_language(client, db):
@@ -46,14 +46,44 @@ def test_missing_french_falls_back_to_english_marked_lang_en(client, guide):
     attempt = start(client, quiz, "fr")
     html = client.get(question_url(attempt, 1, "fr")).content.decode()
     assert '<legend class="prompt">Énoncé traduit</legend>' in html
-    assert re.search(r'<label for="choice-\d+" lang="en">Q1 choice 1</label>', html)
+    tag = ' <span class="fallback-tag" lang="fr">en anglais</span>'
+    assert re.search(rf'<label for="choice-\d+" lang="en">Q1 choice 1{tag}</label>', html)
     landing = client.get("/fr/quizzes/half/").content.decode()
-    assert '<h1 lang="en">Data parallelism quiz</h1>' in landing
-    assert '<li lang="en">Question 2 prompt</li>' in landing
+    assert f'<h1 lang="en">Data parallelism quiz{tag}</h1>' in landing
+    assert f'<li lang="en">Question 2 prompt{tag}</li>' in landing
     assert "<li>Énoncé traduit</li>" in landing
     answer(client, attempt, 1, choice_of(quiz, 1, correct=True), lang="fr")
     feedback = client.get(question_url(attempt, 1, "fr")).content.decode()
-    assert '<div class="explanation" lang="en"><p>Explanation 1 in English.</p></div>' in feedback
+    explanation = (
+        f'<div class="explanation rich" lang="en"><p>Explanation 1 in English.</p>\n{tag}</div>'
+    )
+    assert explanation in feedback
+
+
+def test_markdown_renders_on_every_learner_page(client, guide):
+    quiz = make_quiz(slug="md", questions=1, guide=guide)
+    quiz.description_en = "Uses `model.no_sync()` and $B \\times W$."
+    quiz.save()
+    question = quiz.questions.get()
+    question.prompt_en = "What does `optimizer.zero_grad()` do?"
+    question.explanation_en = (
+        "```python\nfor i, batch in enumerate(loader):\n    loss.backward()\n```"
+    )
+    question.save()
+    landing = client.get("/en/quizzes/md/").content.decode()
+    assert "<code>model.no_sync()</code>" in landing and "<math" in landing
+    assert "<li><code>optimizer.zero_grad()</code>" not in landing
+    assert "What does <code>optimizer.zero_grad()</code> do?" in landing
+    attempt = start(client, quiz)
+    page = client.get(question_url(attempt, 1)).content.decode()
+    legend = '<legend class="prompt">What does <code>optimizer.zero_grad()</code> do?</legend>'
+    assert legend in page
+    answer(client, attempt, 1, choice_of(quiz, 1, correct=True))
+    feedback = client.get(question_url(attempt, 1)).content.decode()
+    assert '<pre class="code-block" tabindex="0"><code><span class="k">for</span>' in feedback
+    assert '    <span class="n">loss</span>' in feedback  # Indentation kept.
+    home = client.get("/en/").content.decode()
+    assert "<code>model.no_sync()</code>" in home
 
 
 def test_french_content_is_not_marked(client, quiz):
@@ -73,3 +103,18 @@ def test_catalogue_is_complete(code):
             check=True,
         )
         assert result.stdout == "", f"{po} has entries that are {flag.strip('-')}"
+
+
+def test_french_pages_space_their_punctuation_and_percentages(client, editor_client, guide):
+    quiz = make_quiz(slug="fr-quiz", questions=1, guide=guide, published=False)
+    landing = editor_client.get("/fr/quizzes/fr-quiz/").content.decode()
+    assert "<dd>70\u202f%</dd>" in landing
+    assert "<strong>Aperçu, non publié\u00a0:</strong>" in landing
+    english = editor_client.get("/en/quizzes/fr-quiz/").content.decode()
+    assert "<dd>70%</dd>" in english and "<strong>Preview, not published:</strong>" in english
+    quiz.is_published = True
+    quiz.save()
+    attempt = start(client, quiz, "fr")
+    answer(client, attempt, 1, choice_of(quiz, 1, correct=True), lang="fr")
+    results = client.get(results_url(attempt, "fr")).content.decode()
+    assert "(100\u202f%)" in results and "est de 70\u202f%." in results

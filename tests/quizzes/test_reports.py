@@ -83,10 +83,10 @@ def test_flags_say_why(hand_quiz, english):
     ]
     assert flags[0] == []
     assert flags[1] == [
-        "Too hard: fewer than 20 % of learners answer it right.",
+        "Too hard: fewer than 20% of learners answer it right.",
         "Negative discrimination: learners who do well on the rest of the quiz get this one "
         "wrong more often. The question or its answer may be wrong or misleading.",
-        "Low discriminative efficiency (below 15 %): it separates learners far less than its "
+        "Low discriminative efficiency (below 15%): it separates learners far less than its "
         "facility would allow. The question may be wrong or misleading.",
         "Facility differs by 0.33 between languages (English 0.33, French 0.00): "
         "check the translation.",
@@ -99,7 +99,7 @@ def test_flags_say_why(hand_quiz, english):
         "Nobody picked the wrong choice “Q3 choice 3”: it does not distract.",
     ]
     assert flags[3] == [
-        "Too easy: more than 90 % of learners answer it right.",
+        "Too easy: more than 90% of learners answer it right.",
         "Nobody picked the wrong choice “Q4 choice 2”: it does not distract.",
         "Nobody picked the wrong choice “Q4 choice 3”: it does not distract.",
     ]
@@ -117,7 +117,7 @@ def test_weak_positive_discrimination_is_flagged(english):
     assert reports.question_flags(question, {}) == [
         "Weak discrimination (below 20): it barely separates stronger from weaker "
         "learners. The question may be wrong or misleading.",
-        "Low discriminative efficiency (below 15 %): it separates learners far less than its "
+        "Low discriminative efficiency (below 15%): it separates learners far less than its "
         "facility would allow. The question may be wrong or misleading.",
     ]
 
@@ -151,7 +151,7 @@ def test_report_page_shows_every_section(instructor_client, hand_quiz):
     response = instructor_client.get(URL)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Completion rate" in html and "86 %" in html
+    assert "Completion rate" in html and "86%" in html
     assert "0.21" in html  # alpha
     assert 'aria-hidden="true" focusable="false"' in html and "<svg" in html
     assert '<caption id="histogram-caption">Score distribution</caption>' in html
@@ -221,7 +221,7 @@ def test_index_lists_quizzes_with_completion_and_mean(instructor_client, hand_qu
     assert response.status_code == 200
     assert 'href="/en/reports/quizzes/dp-quiz/"' in html
     # Every attempt: 9 started, 7 completed (78 %), mean of 60 60 20 80 80 60 100 = 65.7 %.
-    assert ">9<" in html and "78 %" in html and "65.7 %" in html
+    assert ">9<" in html and "78%" in html and "65.7%" in html
 
 
 @pytest.mark.parametrize("path", ["/en/reports/", URL, URL + "attempts.csv", URL + "questions.csv"])

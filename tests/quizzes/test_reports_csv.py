@@ -75,7 +75,7 @@ def test_questions_csv_is_the_item_analysis(instructor_client, hand_quiz):
     # Negative numbers stay numbers: only text is escaped.
     assert (q2["Discrimination index"], q2["Discriminative efficiency"]) == ("-34.922", "-71.429")
     assert q2["Facility (en)"] == "0.333" and q2["Facility (fr)"] == "0.0"
-    assert q2["Flags"].startswith("Too hard: fewer than 20 % of learners answer it right.")
+    assert q2["Flags"].startswith("Too hard: fewer than 20% of learners answer it right.")
     assert (q2["Choice 2"], q2["Choice 2 correct"], q2["Choice 2 picked"]) == (
         "Q2 choice 2",
         "no",

@@ -53,8 +53,8 @@ def test_whole_quiz_in_english_with_feedback_after_each_answer(client, quiz):
     assert attempt.is_finished
     assert (attempt.score, attempt.max_score) == (6, 8)
     page = client.get(results_url(attempt)).content.decode()
-    assert "6 / 8" in page and "(75 %)" in page
-    assert "Passed: the pass mark is 70 %." in page
+    assert "6 / 8" in page and "(75%)" in page
+    assert "Passed: the pass mark is 70%." in page
     assert page.count("Explanation ") >= 8
     assert "Retry the quiz" in page
     assert "Back to Data parallelism" in page
@@ -82,7 +82,7 @@ def test_failing_score_is_not_passed(client, guide):
     answer(client, attempt, 1, choice_of(quiz, 1, correct=True))
     answer(client, attempt, 2, choice_of(quiz, 2, correct=False))
     page = client.get(results_url(attempt)).content.decode()
-    assert "1 / 2" in page and "(50 %)" in page
+    assert "1 / 2" in page and "(50%)" in page
     assert "Not passed yet" in page
 
 

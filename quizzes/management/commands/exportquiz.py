@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
@@ -5,13 +7,14 @@ from quizzes.gift import gift_export
 from quizzes.importing import FORMAT_GIFT, FORMAT_MOODLE_XML, FORMAT_YAML
 from quizzes.models import Quiz
 from quizzes.moodle_xml import moodle_xml_export
-from quizzes.quizfile import quiz_export, quiz_file_dump
+from quizzes.quizfile import quiz_archive, quiz_export
 
 
 class Command(BaseCommand):
     help = (
-        "Write a quiz to standard output as a quiz file (docs/quiz-format.md), "
-        "or as GIFT or Moodle XML in one language."
+        "Write a quiz as a quiz file (docs/quiz-format.md): YAML to standard output or to "
+        "--output (a quiz with images is a .zip, which needs --output); or as GIFT or Moodle "
+        "XML in one language."
     )
 
     def add_arguments(self, parser):
@@ -25,16 +28,23 @@ class Command(BaseCommand):
             default=settings.LANGUAGE_CODE,
             help="The language of a GIFT or Moodle XML export.",
         )
+        parser.add_argument("--output", type=Path, help="the file to write (.yaml or .zip)")
 
-    def handle(self, *args, slug: str, format: str, language: str, **options):
+    def handle(self, *args, slug: str, format: str, language: str, output: Path | None, **options):
         try:
             quiz = Quiz.objects.get(slug=slug)
         except Quiz.DoesNotExist:
             raise CommandError(f"There is no quiz with the slug {slug!r}.") from None
-        data = quiz_export(quiz=quiz)
         if format == FORMAT_GIFT:
-            self.stdout.write(gift_export(data, language=language), ending="")
+            filename, content = "", gift_export(quiz_export(quiz=quiz), language=language).encode()
         elif format == FORMAT_MOODLE_XML:
-            self.stdout.write(moodle_xml_export(data, language=language).decode(), ending="")
+            filename, content = "", moodle_xml_export(quiz_export(quiz=quiz), language=language)
         else:
-            self.stdout.write(quiz_file_dump(data), ending="")
+            filename, content, _content_type = quiz_archive(quiz=quiz)
+        if output is not None:
+            output.write_bytes(content)
+            self.stderr.write(f"Wrote {output}.")
+        elif filename.endswith(".zip"):
+            raise CommandError(f"{slug} has images: give --output {filename} to write its .zip.")
+        else:
+            self.stdout.write(content.decode(), ending="")

@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from quizzes.images import IMAGE_DIR
 from quizzes.quizfile import guide_paths_import, quiz_file_read, quiz_import
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
@@ -13,8 +14,13 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         guides_file = DEMO_DIR / "guides.yaml"
         guides = guide_paths_import(data=quiz_file_read(content=guides_file.read_bytes()))
+        # The demo's images, as a quiz file's .zip would bring them (quizzes/demo/images/).
+        images = {
+            f"{IMAGE_DIR}/{path.name}": path.read_bytes()
+            for path in sorted((DEMO_DIR / "images").glob("*.png"))
+        }
         quizzes = [
-            quiz_import(data=quiz_file_read(content=path.read_bytes()))
+            quiz_import(data=quiz_file_read(content=path.read_bytes()), images=images)
             for path in sorted(DEMO_DIR.glob("*.yaml"))
             if path.name != "guides.yaml"
         ]
