@@ -9,7 +9,7 @@ one transaction, or nothing.
 
 import hashlib
 import posixpath
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 from django.core.files.storage import default_storage
@@ -22,7 +22,7 @@ from guides.models import GuidePath
 
 from . import bundles
 from .gift import gift_parse
-from .images import IMAGE_DIR
+from .images import IMAGE_DIR, ImageError, image_check, image_name, image_url
 from .models import Answer, AnswerChoice, Choice, Quiz, content_place, translated_fields
 from .moodle_common import ContentFileError, Parsed, quiz_slug_for
 from .moodle_xml import moodle_xml_parse
@@ -227,9 +227,15 @@ def _bundle_plan(planner: _Planner, bundle: bundles.Bundle) -> None:
 
 
 def _images_plan(planner: _Planner, images: dict[str, bytes]) -> None:
-    """The images that come with the quizzes (by storage name); those the site lacks are new."""
-    planner.images.update(images)
-    for name in sorted(images):
+    """The images that come with the quizzes (by storage name); those the site lacks are new,
+    and a file that is not an image the site takes is left out."""
+    for name, data in sorted(images.items()):
+        try:
+            image_check(data=data)
+        except ImageError as error:
+            planner.problems.append((bundles.IMAGE_DIR + posixpath.basename(name), str(error)))
+            continue
+        planner.images[name] = data
         if not default_storage.exists(name):
             planner.change("create", "image", posixpath.basename(name), "")
 
@@ -399,14 +405,39 @@ def _answered() -> str:
     return gettext("it would delete content that learners have answered.")
 
 
+def _moodle_images(planner: _Planner, parsed: Parsed) -> Parsed:
+    """A Moodle file's images, stored under the names of the site's (by their content), and
+    its texts pointing at them there; an image the site doesn't take is left out."""
+    urls = {}
+    for name, data in sorted(parsed.images.items()):
+        try:
+            stored = image_name(data=data, extension=image_check(data=data))
+        except ImageError as error:
+            planner.problems.append((bundles.IMAGE_DIR + name, str(error)))
+            continue
+        urls[f"]({bundles.IMAGE_DIR}{name})"] = f"]({image_url(stored)})"
+        _images_plan(planner, {stored: data})
+
+    def pointed(value):
+        if isinstance(value, str):
+            for old, new in urls.items():
+                value = value.replace(old, new)
+            return value
+        if isinstance(value, dict):
+            return {key: pointed(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [pointed(item) for item in value]
+        return value
+
+    return replace(parsed, quizzes=[pointed(data) for data in parsed.quizzes])
+
+
 def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug: str | None):
     """A GIFT or Moodle XML file's quizzes: each fills the texts in `language` of the quiz it
     matches (the target quiz, or the quiz of the same title), or is a new quiz."""
     planner.problems.extend(parsed.problems)
     planner.warnings.extend(parsed.warnings)
-    for image in sorted(parsed.images):
-        message = gettext("this site does not store images yet: left out.")
-        planner.problems.append((bundles.IMAGE_DIR + image, message))
+    parsed = _moodle_images(planner, parsed)
     taken = set(Quiz.objects.values_list("slug", flat=True))
     numbers: dict[str, int] = {}
     for data, origins in zip(parsed.quizzes, parsed.origins, strict=True):

@@ -403,6 +403,10 @@ class _HTMLToMarkdown(HTMLParser):
         if self.image_src is not None and src.startswith("@@PLUGINFILE@@/"):
             src = self.image_src(src)
         alt = markdown_escape(attributes.get("alt") or "", at_line_start=False)
+        if src.startswith(("http://", "https://")):  # The site shows only its own images.
+            self.dropped.add("img")
+            self._append(f"[{alt or src}]({src})")
+            return
         self._append(f"![{alt}]({src})")
 
     def handle_startendtag(self, tag, attrs):

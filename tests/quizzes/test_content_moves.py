@@ -1,12 +1,15 @@
 """Content that moves (issue 15): bundles, GIFT and Moodle XML into the database, the plan
 shown before anything is written, the French fill, and bad input refused."""
 
+import base64
 import io
 import time
 import zipfile
 
+import PIL.Image
 import pytest
 from django.contrib.auth.models import Permission
+from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
@@ -22,7 +25,7 @@ from quizzes.importing import (
     import_apply,
     import_plan,
 )
-from quizzes.models import Choice, Question, Quiz
+from quizzes.models import Choice, ContentImage, Question, Quiz
 from quizzes.quizfile import quiz_export, quiz_file_dump
 from tests.factories import answer, choice_of, make_quiz, make_staff, start
 from tests.quizzes import test_gift, test_moodle_xml
@@ -161,7 +164,29 @@ def test_moodle_xml_file_of_every_construct_is_imported_field_by_field(db, tmp_p
     ]
     for place in ("question 2 (Moodle name “SA”)", "question 4 (Moodle name “Num”)"):
         assert f"\n  {place}: a question of Moodle type" in out
-    assert "\n  images/port map.png: this site does not store images yet: left out.\n" in out
+    assert "\n  images/port map.png: This file is not an image the site takes" in out
+
+
+def test_a_moodle_xml_image_is_stored_and_shown_from_the_site(db, tmp_path, settings):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    picture = io.BytesIO()
+    PIL.Image.new("RGB", (4, 4), "navy").save(picture, "PNG")
+    encoded = base64.b64encode(picture.getvalue()).decode()
+    xml = f"""<?xml version="1.0" encoding="UTF-8"?><quiz><question type="multichoice">
+    <name><text>Diagram</text></name>
+    <questiontext format="html"><text><![CDATA[<p>What is drawn? <img src="@@PLUGINFILE@@/a.png"
+      alt="a square"></p>]]></text>
+      <file name="a.png" path="/" encoding="base64">{encoded}</file>
+    </questiontext>
+    <single>true</single>
+    <answer fraction="100"><text>A square</text></answer>
+    <answer fraction="0"><text>A circle</text></answer>
+    </question></quiz>""".encode()
+    out = run("importquiz", write(tmp_path, "diagram.xml", xml))
+    prompt = Question.objects.get().prompt_en
+    (image,) = ContentImage.objects.all()
+    assert f"![a square](/media/{image.file.name})" in prompt and "Imported." in out
+    assert default_storage.exists(image.file.name)
 
 
 def test_gift_and_moodle_xml_exports_read_back_into_the_same_quiz(db, tmp_path, guide):
@@ -195,8 +220,15 @@ def test_bundle_round_trip_is_identical_byte_for_byte(db, tmp_path):
 
     with zipfile.ZipFile(first) as archive:
         infos = archive.infolist()
+    images = sorted(
+        f"images/{image.file.name.rpartition('/')[2]}" for image in ContentImage.objects.all()
+    )
+    assert images  # The demo's diagram.
     assert [info.filename for info in infos] == [
         "guides.yaml",
+        *sorted(
+            f"images/{image.file.name.rpartition('/')[2]}" for image in ContentImage.objects.all()
+        ),
         "quizzes/data-parallelism-quiz.yaml",
         "quizzes/gradient-accumulation-quiz.yaml",
         "quizzes/odd-positions.yaml",
@@ -621,11 +653,12 @@ def test_exportcontent_writes_the_zip_to_standard_output(db, capsysbinary):
     assert capsysbinary.readouterr().out == bundles.bundle_export()
 
 
-def test_images_in_a_bundle_are_listed_as_left_out(db):
+def test_a_file_in_a_bundle_that_is_no_image_is_left_out(db):
     content = bundles.bundle_zip({"guides.yaml": b"guide_paths: []\n", "images/a.png": b"png"})
     plan = import_plan(content=content, name="site.zip")
-    assert plan.problems == (("images/a.png", "this site does not store images yet: left out."),)
-    assert plan.changes == ()
+    ((place, message),) = plan.problems
+    assert place == "images/a.png" and "not an image" in message
+    assert plan.changes == () and plan.images == ()
 
 
 def test_only_what_changes_is_written(db, tmp_path, guide):

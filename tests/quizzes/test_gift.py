@@ -129,7 +129,7 @@ def test_every_construct_is_read_field_by_field():
     }
     assert questions[8]["prompt"] == {
         "en": "Is **this** *HTML* with `code`, a [link](https://example.org/)\\\n"
-        "and ![a picture](https://example.org/a.png)?\n\n"
+        "and [a picture](https://example.org/a.png)?\n\n"
         "- one\n- two\n\n1. first\n\n```\nx = 1\ny = 2\n```\n\nRed text."
     }
     assert questions[9]["prompt"] == {"en": "Is 2 \\* 3 = 6 in \\[plain\\] text_like_this?"}
@@ -186,7 +186,7 @@ def test_losses_are_warnings():
             "are the correct choices, and the question is right only when all of them "
             "and no other are picked.",
         ),
-        ("line 30", "HTML tags dropped, their text kept: font, span."),
+        ("line 30", "HTML tags dropped, their text kept: font, img, span."),
     ]
 
 
