@@ -559,4 +559,4 @@ def weighted_correct(weights: list[float], *, kind: str) -> list[bool]:
 
 
 def _weights_text(weights: list[float]) -> str:
-    return ", ".join(f"{weight_text(weight)} %" for weight in weights)
+    return ", ".join(gettext("%(value)s%%") % {"value": weight_text(weight)} for weight in weights)

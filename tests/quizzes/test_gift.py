@@ -182,7 +182,7 @@ def test_losses_are_warnings():
     assert parsed.warnings == [
         (
             "line 11 (“Weights”)",
-            "partial credit is lost (weights 50 %, 50 %, -100 %): the answers weighted above 0 "
+            "partial credit is lost (weights 50%, 50%, -100%): the answers weighted above 0 "
             "are the correct choices, and the question is right only when all of them "
             "and no other are picked.",
         ),
@@ -244,7 +244,7 @@ def test_single_choice_with_partial_credit_keeps_the_full_answer():
         choice("c"),
     ]
     assert parsed.warnings == [
-        ("line 1", "partial credit is lost: the answers weighted 50 % count as wrong.")
+        ("line 1", "partial credit is lost: the answers weighted 50% count as wrong.")
     ]
 
 

@@ -191,7 +191,7 @@ def test_losses_are_warnings():
         ("question 1 (Moodle name “Ports”)", "HTML tags dropped, their text kept: span."),
         (
             "question 3 (Moodle name “Weights”)",
-            "partial credit is lost (weights 50 %, 50 %, -100 %): the answers weighted above 0 "
+            "partial credit is lost (weights 50%, 50%, -100%): the answers weighted above 0 "
             "are the correct choices, and the question is right only when all of them "
             "and no other are picked.",
         ),
@@ -284,7 +284,7 @@ def test_single_choice_with_partial_credit_keeps_the_full_answer():
     assert parsed.warnings == [
         (
             "question 1 (Moodle name “Q”)",
-            "partial credit is lost: the answers weighted 33.33333 % count as wrong.",
+            "partial credit is lost: the answers weighted 33.33333% count as wrong.",
         )
     ]
 

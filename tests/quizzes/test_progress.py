@@ -42,7 +42,7 @@ def test_progress_of_an_anonymous_learner(client, two_quizzes):
     page = client.get("/en/progress/").content.decode()
     assert 'href="/en/progress/" aria-current="page">My progress</a>' in page
     assert "1 of 2 quizzes passed" in page
-    assert "Passed" in page and "best 75 %, last 75 %" in page
+    assert "Passed" in page and "best 75%, last 75%" in page
     assert "In progress: question 3 of 8" in page
     assert f'href="/en/attempts/{done.public_id}/results/"' in page
     french = client.get("/fr/progress/").content.decode()
@@ -55,7 +55,7 @@ def test_best_and_last_scores_and_a_complete_guide_path(client, two_quizzes):
     take(client, first, wrong=[1, 2, 3])  # 25 %
     take(client, second, wrong=[1])  # 7 / 8: 88 %
     page = client.get("/en/progress/").content.decode()
-    assert "best 100 %, last 25 %" in page
+    assert "best 100%, last 25%" in page
     assert "2 of 2 quizzes passed" in page and "Complete" in page
 
 
@@ -73,8 +73,8 @@ def test_practice_attempts_are_listed_and_marked_but_do_not_score(client, quiz):
     )
     page = client.get("/en/progress/").content.decode()
     assert '<strong class="badge">Practice</strong>' in page
-    assert "best 62 %, last 62 %" in page and "Not passed yet" in page
-    assert "1 / 1 (100 %)" in page
+    assert "best 62%, last 62%" in page and "Not passed yet" in page
+    assert "1 / 1 (100%)" in page
 
 
 def test_a_signed_in_learner_sees_their_account_s_attempts(client, quiz):
@@ -113,7 +113,7 @@ def test_listing_pages_show_the_status(client, quiz, path):
     assert "Resume" in page
     take(client, quiz)  # Resumes and finishes it: 8 / 8.
     page = client.get(path).content.decode()
-    assert "Passed" in page and "best 100 %, last 100 %" in page
+    assert "Passed" in page and "best 100%, last 100%" in page
     assert "In progress" not in page
 
 
