@@ -578,6 +578,8 @@ class PreviewForm(ContentForm):
 
 @dataclass(frozen=True)
 class PreviewChoice:
+    """A choice as learners would read it, with whether it is right and its feedback."""
+
     text: Rendered
     is_correct: bool
     feedback: Rendered

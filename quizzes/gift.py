@@ -15,30 +15,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
-from .moodle_common import (
-    FORMAT_HTML,
-    FORMAT_MARKDOWN,
-    FORMAT_PLAIN,
-    MAX_QUESTIONS,
-    ContentFileError,
-    Origin,
-    Parsed,
-    QuizCollector,
-    language_check,
-    multiple_weights,
-    questions_check,
-    size_check,
-    text_in,
-    to_markdown,
-    too_long,
-    too_many_answers,
-    true_false_choices,
-    true_false_texts,
-    utf8_decode,
-    weight_text,
-    weighted_correct,
-    weighted_kind,
-)
+from . import moodle_common as common
+from .moodle_common import MAX_QUESTIONS, ContentFileError, Origin, Parsed
 
 __all__ = [
     "MAX_BYTES",
@@ -54,10 +32,10 @@ MAX_BYTES = 5 * 2**20  # A GIFT file of 5 MB holds tens of thousands of question
 MAX_LINES = 200_000  # Counted before reading: 5,000 questions (MAX_QUESTIONS) take about 50,000.
 
 _FORMATS = {
-    "html": FORMAT_HTML,
-    "markdown": FORMAT_MARKDOWN,
-    "moodle": FORMAT_PLAIN,
-    "plain": FORMAT_PLAIN,
+    "html": common.FORMAT_HTML,
+    "markdown": common.FORMAT_MARKDOWN,
+    "moodle": common.FORMAT_PLAIN,
+    "plain": common.FORMAT_PLAIN,
 }
 
 # GIFT's escapes (\~ \= \# \{ \} \: and \n for a new line) stand for their character
@@ -97,7 +75,7 @@ class _Block:
 @dataclass
 class _Reader:
     language: str
-    quizzes: QuizCollector
+    quizzes: common.QuizCollector
     problems: list[tuple[str, str]]
     warnings: list[tuple[str, str]]
 
@@ -109,7 +87,7 @@ class _Reader:
         if match and match.group(1) in _FORMATS:
             text_format = _FORMATS[match.group(1)]
             raw = raw[match.end() :]
-        converted = to_markdown(_escape_post(raw), text_format)
+        converted = common.to_markdown(_escape_post(raw), text_format)
         if converted.dropped:
             message = gettext("HTML tags dropped, their text kept: %(tags)s.")
             self.warnings.append((place, message % {"tags": ", ".join(converted.dropped)}))
@@ -121,7 +99,7 @@ class _Reader:
     def block(self, block: _Block) -> None:
         first_line = block.lines[0][0]
         joined = "\n".join(text for _number, text in block.lines)
-        problem = too_long(len(joined))
+        problem = common.too_long(len(joined))
         if problem:
             return self.refuse(_place(first_line, ""), problem)
         joined = _escape_pre(joined)
@@ -176,7 +154,7 @@ class _Reader:
         if separator >= 0:
             explanation = answers[separator + 4 :]
             answers = answers[:separator].strip()
-        prompt, text_format = self.text(text[start:opening], FORMAT_PLAIN, place)
+        prompt, text_format = self.text(text[start:opening], common.FORMAT_PLAIN, place)
         question = {"prompt": self.texts(prompt)}
         explanation, _format = self.text(explanation, text_format, place)
         if explanation:
@@ -204,7 +182,7 @@ class _Reader:
 
     def choices(self, answers: str, text_format: str, place: str) -> dict | None:
         """A multiple-choice question's choices: with a `=` it is single choice."""
-        problem = too_many_answers(answers.count("~") + answers.count("="))
+        problem = common.too_many_answers(answers.count("~") + answers.count("="))
         if problem:
             self.refuse(place, problem)
             return None
@@ -228,14 +206,14 @@ class _Reader:
                 choice["feedback"] = self.texts(feedback_text)
             choices.append(choice)
             weights.append(weight)
-        weighted = weighted_kind(weights, single="=" in answers)
+        weighted = common.weighted_kind(weights, single="=" in answers)
         if weighted.problem:
             self.refuse(place, weighted.problem)
             return None
         if weighted.warning:
             self.warnings.append((place, weighted.warning))
         for choice, correct in zip(
-            choices, weighted_correct(weights, kind=weighted.kind), strict=True
+            choices, common.weighted_correct(weights, kind=weighted.kind), strict=True
         ):
             choice["correct"] = correct
         return ({"kind": weighted.kind} if weighted.kind != "single" else {}) | {"choices": choices}
@@ -247,7 +225,7 @@ class _Reader:
         is_true = _TRUE_FALSE[answer.strip()]
         wrong_text, _format = self.text(wrong, text_format, place)
         right_text, _format = self.text(right, text_format, place)
-        true_text, false_text = true_false_texts(self.language)
+        true_text, false_text = common.true_false_texts(self.language)
         true = {"text": self.texts(true_text), "correct": is_true}
         false = {"text": self.texts(false_text), "correct": not is_true}
         for choice in (true, false):
@@ -285,24 +263,24 @@ def gift_parse(text: str | bytes, *, language: str, quiz_slug: str | None = None
     can't be imported are left out and listed in `problems`; the file as a whole
     is refused (ContentFileError) only when it is too big or not UTF-8 text.
     """
-    language_check(language)
+    common.language_check(language)
     if isinstance(text, bytes):
-        size_check(len(text), MAX_BYTES)
-        text = utf8_decode(text)
+        common.size_check(len(text), MAX_BYTES)
+        text = common.utf8_decode(text)
     else:
-        size_check(len(text), MAX_BYTES)
-        size_check(len(text.encode("utf-8", "surrogatepass")), MAX_BYTES)
+        common.size_check(len(text), MAX_BYTES)
+        common.size_check(len(text.encode("utf-8", "surrogatepass")), MAX_BYTES)
         text = text.removeprefix("\ufeff")
     # The noncharacters that stand for escapes while a question is split can't be in a text.
     text = re.sub("[\ufdd0-\ufdd8]", "\ufffd", text.replace("\r\n", "\n").replace("\r", "\n"))
-    quizzes = QuizCollector(language=language, quiz_slug=quiz_slug)
+    quizzes = common.QuizCollector(language=language, quiz_slug=quiz_slug)
     reader = _Reader(language=language, quizzes=quizzes, problems=[], warnings=[])
     lines = text.count("\n") + 1
     if lines > MAX_LINES:
         message = gettext("The file has %(count)s lines; at most %(limit)s are read.")
         raise ContentFileError([("", message % {"count": lines, "limit": MAX_LINES})])
     blocks = _blocks(text)
-    questions_check(sum(not _category_only(block) for block in blocks))
+    common.questions_check(sum(not _category_only(block) for block in blocks))
     for block in blocks:
         reader.block(block)
     return Parsed(
@@ -334,20 +312,20 @@ def gift_export(data: dict, *, language: str) -> str:
     title becomes the category. A true-or-false question whose choices are not
     named True and False in `language` is written as a single-choice one.
     """
-    language_check(language)
-    title = text_in(data.get("title"), language) or data.get("slug", "")
+    common.language_check(language)
+    title = common.text_in(data.get("title"), language) or data.get("slug", "")
     lines = [f"$CATEGORY: $course$/top/{_escape(title.replace('/', '//'))}", ""]
     for question in data.get("questions", []):
-        prompt = "[markdown]" + _escape(text_in(question.get("prompt"), language))
-        explanation = text_in(question.get("explanation"), language)
+        prompt = "[markdown]" + _escape(common.text_in(question.get("prompt"), language))
+        explanation = common.text_in(question.get("explanation"), language)
         general = f"####{_text(explanation)}" if explanation else ""
-        true_false = true_false_choices(question, language)
+        true_false = common.true_false_choices(question, language)
         if true_false is not None:
             true, false = true_false
             right, wrong = (true, false) if true.get("correct") else (false, true)
             answer = "TRUE" if true.get("correct") else "FALSE"
-            wrong_feedback = text_in(wrong.get("feedback"), language)
-            right_feedback = text_in(right.get("feedback"), language)
+            wrong_feedback = common.text_in(wrong.get("feedback"), language)
+            right_feedback = common.text_in(right.get("feedback"), language)
             if wrong_feedback or right_feedback:
                 answer += f"#{_text(wrong_feedback)}"
             if right_feedback:
@@ -358,16 +336,16 @@ def gift_export(data: dict, *, language: str) -> str:
         correct = [bool(choice.get("correct")) for choice in choices]
         multiple = question.get("kind") == "multiple"
         lines.append(prompt + "{")
-        for choice, weight in zip(choices, multiple_weights(correct), strict=True):
-            text = _text(text_in(choice.get("text"), language))
+        for choice, weight in zip(choices, common.multiple_weights(correct), strict=True):
+            text = _text(common.text_in(choice.get("text"), language))
             if multiple:
-                mark = f"~%{weight_text(weight)}%"
+                mark = f"~%{common.weight_text(weight)}%"
             elif choice.get("correct"):
                 mark = "="
             else:
                 # A wrong answer's text that starts like a weight keeps its % with a 0 weight.
                 mark = "~%0%" if _WEIGHT.match(text) else "~"
-            feedback = text_in(choice.get("feedback"), language)
+            feedback = common.text_in(choice.get("feedback"), language)
             lines.append(f"\t{mark}{text}" + (f"#{_text(feedback)}" if feedback else ""))
         if general:
             lines.append(f"\t{general}")

@@ -317,6 +317,17 @@ class Choice(_Ordered):
         return self.text
 
 
+def score_percent(score: int | None, max_score: int | None) -> int | None:
+    """A score out of `max_score` in whole percent; None for an unscored attempt."""
+    if score is None or not max_score:
+        return None
+    return round(100 * score / max_score)
+
+
+def passes(percent: int | None, pass_mark: int) -> bool:
+    return percent is not None and percent >= pass_mark
+
+
 class AttemptKind(models.TextChoices):
     QUIZ = "quiz", _("Quiz")
     PRACTICE = "practice", _("Practice")  # The questions missed in an earlier attempt.
@@ -405,13 +416,11 @@ class Attempt(models.Model):
 
     @property
     def percent(self) -> int | None:
-        if self.score is None or not self.max_score:
-            return None
-        return round(100 * self.score / self.max_score)
+        return score_percent(self.score, self.max_score)
 
     @property
     def passed(self) -> bool:
-        return self.percent is not None and self.percent >= self.quiz.pass_mark
+        return passes(self.percent, self.quiz.pass_mark)
 
     def choice_order_key(self, choice: Choice) -> str:
         """A stable per-attempt order, so shuffled choices stay put across reloads."""
@@ -446,9 +455,9 @@ class Answer(models.Model):
     answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
 
     class Meta:
-        ordering = ["answered_at", "pk"]
         verbose_name = _("answer")
         verbose_name_plural = _("answers")
+        ordering = ["answered_at", "pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["attempt", "question"], name="answer_once_per_question"

@@ -2,8 +2,7 @@
 
 These modules only convert between Moodle's files and the quiz-file dict of
 docs/quiz-format.md; the quiz-file importer checks and writes what they give.
-They import nothing from services.py, so they keep working wherever the
-quiz-file code lives.
+They import from the quiz-file format only its error type.
 """
 
 import re
@@ -17,6 +16,8 @@ from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
+from .quizfile import QuizFileError
+
 SLUG_MAX_LENGTH = 100  # Quiz.slug's max_length.
 # Limits that keep reading any file within the size limit to about a second.
 MAX_QUESTIONS = 5_000  # In one file.
@@ -24,20 +25,12 @@ MAX_TEXT = 100_000  # Characters in one text (GIFT: in one question).
 MAX_ANSWERS = 100  # In one question.
 
 
-class ContentFileError(ValueError):
+class ContentFileError(QuizFileError):
     """A GIFT or Moodle XML file that can't be read at all: nothing in it is imported.
 
-    Same shape as the quiz-file importer's QuizFileError: `errors` lists every
-    problem as (place, message); place is empty for the file as a whole.
+    `errors` lists every problem as (place, message), as the quiz-file importer's do;
+    place is empty for the file as a whole.
     """
-
-    def __init__(self, errors: list[tuple[str, str]]):
-        self.errors = errors
-        super().__init__("\n".join(self.messages))
-
-    @property
-    def messages(self) -> list[str]:
-        return [f"{place}: {message}" if place else message for place, message in self.errors]
 
 
 @dataclass(frozen=True)

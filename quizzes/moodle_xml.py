@@ -19,32 +19,8 @@ import defusedxml
 import defusedxml.ElementTree
 from django.utils.translation import gettext
 
-from .moodle_common import (
-    FORMAT_HTML,
-    FORMAT_MARKDOWN,
-    FORMAT_PLAIN,
-    MAX_QUESTIONS,
-    ContentFileError,
-    Origin,
-    Parsed,
-    QuizCollector,
-    image_reference,
-    language_check,
-    multiple_weights,
-    pluginfile_name,
-    questions_check,
-    size_check,
-    text_in,
-    to_markdown,
-    too_long,
-    too_many_answers,
-    true_false_choices,
-    true_false_texts,
-    utf8_decode,
-    weight_text,
-    weighted_correct,
-    weighted_kind,
-)
+from . import moodle_common as common
+from .moodle_common import MAX_QUESTIONS, ContentFileError, Origin, Parsed
 
 __all__ = [
     "MAX_BYTES",
@@ -62,10 +38,10 @@ MAX_DEPTH = 32  # Moodle nests 5 deep (quiz, question, answer, feedback, text).
 MAX_TAGS = 500_000  # Counted as "<" before parsing: 5,000 questions take about 250,000.
 
 _FORMATS = {
-    "html": FORMAT_HTML,
-    "markdown": FORMAT_MARKDOWN,
-    "moodle_auto_format": FORMAT_PLAIN,
-    "plain_text": FORMAT_PLAIN,
+    "html": common.FORMAT_HTML,
+    "markdown": common.FORMAT_MARKDOWN,
+    "moodle_auto_format": common.FORMAT_PLAIN,
+    "plain_text": common.FORMAT_PLAIN,
 }
 _DECLARED_ENCODING = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)")
 _SAFE_NAME = re.compile(r"[^\x00-\x1f\\]+")
@@ -87,7 +63,7 @@ def _root(content: bytes) -> ET.Element:
     if declared and declared.group(1).lower() not in (b"utf-8", b"utf8"):
         message = gettext("The file declares the encoding %(encoding)s; only UTF-8 is read.")
         raise ContentFileError([("", message % {"encoding": declared.group(1).decode()})])
-    utf8_decode(content)
+    common.utf8_decode(content)
     tags = content.count(b"<")
     if tags > MAX_TAGS:
         message = gettext("The file has %(count)s tags; at most %(limit)s are read.")
@@ -136,7 +112,7 @@ def _place(number: int, name: str) -> str:
 @dataclass
 class _Reader:
     language: str
-    quizzes: QuizCollector
+    quizzes: common.QuizCollector
     problems: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)
     images: dict[str, bytes] = field(default_factory=dict)
@@ -154,8 +130,10 @@ class _Reader:
                 "a question of Moodle type “%(type)s”: this site has no such question."
             )
             return self.problems.append((place, message % {"type": kind}))
-        problem = too_long(max((len(text.text or "") for text in element.iter("text")), default=0))
-        problem = problem or too_many_answers(len(element.findall("answer")))
+        problem = common.too_long(
+            max((len(text.text or "") for text in element.iter("text")), default=0)
+        )
+        problem = problem or common.too_many_answers(len(element.findall("answer")))
         if problem:
             return self.problems.append((place, problem))
         files = self.files(element, place)
@@ -166,7 +144,9 @@ class _Reader:
         question = {"prompt": texts.text(question_text)}
         # As in Moodle, the other texts of a question are in its text's format unless they say.
         if question_text is not None:
-            texts.default_format = _FORMATS.get(question_text.get("format", ""), FORMAT_PLAIN)
+            texts.default_format = _FORMATS.get(
+                question_text.get("format", ""), common.FORMAT_PLAIN
+            )
         explanation = texts.text(element.find("generalfeedback"))
         if explanation:
             question["explanation"] = explanation
@@ -255,13 +235,13 @@ class _Reader:
                 choice["feedback"] = feedback
             choices.append(choice)
             weights.append(round(weight, 5))
-        weighted = weighted_kind(weights, single=single)
+        weighted = common.weighted_kind(weights, single=single)
         if weighted.problem:
             self.problems.append((place, weighted.problem))
             return None
         if weighted.warning:
             self.warnings.append((place, weighted.warning))
-        correct = weighted_correct(weights, kind=weighted.kind)
+        correct = common.weighted_correct(weights, kind=weighted.kind)
         for choice, is_correct in zip(choices, correct, strict=True):
             choice["correct"] = is_correct
         return ({"kind": weighted.kind} if weighted.kind != "single" else {}) | {"choices": choices}
@@ -277,7 +257,9 @@ class _Reader:
             self.problems.append((place, message))
             return None
         choices = []
-        for key, text in zip(("true", "false"), true_false_texts(self.language), strict=True):
+        for key, text in zip(
+            ("true", "false"), common.true_false_texts(self.language), strict=True
+        ):
             answer = answers[key]
             choice = {"text": {self.language: text}, "correct": _weight(answer) == 100.0}
             feedback = texts.text(answer.find("feedback"))
@@ -309,23 +291,23 @@ class _Texts:
     files: dict[str, tuple[str, bytes]]
     used: set[str] = field(default_factory=set)
     warnings: list[tuple[str, str]] = field(default_factory=list)
-    default_format: str = FORMAT_PLAIN
+    default_format: str = common.FORMAT_PLAIN
 
     def image_src(self, reference: str) -> str:
-        name = pluginfile_name(reference)
+        name = common.pluginfile_name(reference)
         if name not in self.files:
             message = gettext("the text refers to the file “%(name)s”, which the file lacks.")
             self.warnings.append((self.place, message % {"name": name}))
-            return image_reference(name)
+            return common.image_reference(name)
         self.used.add(name)
-        return image_reference(self.files[name][0])
+        return common.image_reference(self.files[name][0])
 
     def text(self, element: ET.Element | None) -> dict[str, str]:
         """The text of `element` (its <text>, in its format) as {language: Markdown}."""
         if element is None:
             return {}
         text_format = _FORMATS.get(element.get("format", ""), self.default_format)
-        converted = to_markdown(
+        converted = common.to_markdown(
             element.findtext("text") or "", text_format, image_src=self.image_src
         )
         if converted.dropped:
@@ -346,16 +328,16 @@ def moodle_xml_parse(
     file as a whole is refused (ContentFileError) when it is too big, not UTF-8,
     not well-formed, nested too deep or declares entities.
     """
-    language_check(language)
+    common.language_check(language)
     if isinstance(content, str):
-        size_check(len(content), MAX_BYTES)
+        common.size_check(len(content), MAX_BYTES)
         content = content.encode("utf-8", "surrogatepass")
-    size_check(len(content), MAX_BYTES)
+    common.size_check(len(content), MAX_BYTES)
     root = _root(content)
-    quizzes = QuizCollector(language=language, quiz_slug=quiz_slug)
+    quizzes = common.QuizCollector(language=language, quiz_slug=quiz_slug)
     reader = _Reader(language=language, quizzes=quizzes)
     questions = root.findall("question")
-    questions_check(sum(element.get("type") != "category" for element in questions))
+    common.questions_check(sum(element.get("type") != "category" for element in questions))
     number = 0
     for element in questions:
         if element.get("type") == "category":
@@ -363,8 +345,8 @@ def moodle_xml_parse(
             info = element.find("info")
             description = ""
             if info is not None:
-                text_format = _FORMATS.get(info.get("format", ""), FORMAT_PLAIN)
-                description = to_markdown(info.findtext("text") or "", text_format).text
+                text_format = _FORMATS.get(info.get("format", ""), common.FORMAT_PLAIN)
+                description = common.to_markdown(info.findtext("text") or "", text_format).text
             quizzes.category(path, description)
             continue
         number += 1
@@ -411,13 +393,13 @@ class _Writer:
 
     def question(self, parent: ET.Element, question: dict, shuffle: bool) -> None:
         language = self.language
-        prompt = text_in(question.get("prompt"), language)
-        true_false = true_false_choices(question, language)
+        prompt = common.text_in(question.get("prompt"), language)
+        true_false = common.true_false_choices(question, language)
         kind = "truefalse" if true_false is not None else "multichoice"
         element = ET.SubElement(parent, "question", {"type": kind})
         ET.SubElement(ET.SubElement(element, "name"), "text").text = _name(prompt)
         self.text(element, "questiontext", prompt)
-        self.text(element, "generalfeedback", text_in(question.get("explanation"), language))
+        self.text(element, "generalfeedback", common.text_in(question.get("explanation"), language))
         ET.SubElement(element, "defaultgrade").text = "1"
         ET.SubElement(element, "penalty").text = "1" if true_false else "0.3333333"
         ET.SubElement(element, "hidden").text = "0"
@@ -430,21 +412,21 @@ class _Writer:
         ET.SubElement(element, "single").text = "false" if multiple else "true"
         ET.SubElement(element, "shuffleanswers").text = "true" if shuffle else "false"
         ET.SubElement(element, "answernumbering").text = "abc"
-        weights = multiple_weights([bool(choice.get("correct")) for choice in choices])
+        weights = common.multiple_weights([bool(choice.get("correct")) for choice in choices])
         for choice, weight in zip(choices, weights, strict=True):
             if not multiple:
                 weight = 100.0 if choice.get("correct") else 0.0
             self.answer(element, choice, weight, None)
 
     def answer(self, parent: ET.Element, choice: dict, weight: float, name: str | None) -> None:
-        fraction = {"fraction": weight_text(weight)}
+        fraction = {"fraction": common.weight_text(weight)}
         if name is None:
-            text = text_in(choice.get("text"), self.language)
+            text = common.text_in(choice.get("text"), self.language)
             answer = self.text(parent, "answer", text, **fraction)
         else:
             answer = ET.SubElement(parent, "answer", {**fraction, "format": "moodle_auto_format"})
             ET.SubElement(answer, "text").text = name
-        self.text(answer, "feedback", text_in(choice.get("feedback"), self.language))
+        self.text(answer, "feedback", common.text_in(choice.get("feedback"), self.language))
 
 
 def _name(prompt: str) -> str:
@@ -466,14 +448,14 @@ def moodle_xml_export(
     true-or-false question whose choices are not named True and False in
     `language` is written as a single-choice one.
     """
-    language_check(language)
+    common.language_check(language)
     writer = _Writer(language=language, images=images or {})
     root = ET.Element("quiz")
     category = ET.SubElement(root, "question", {"type": "category"})
-    title = text_in(data.get("title"), language) or data.get("slug", "")
+    title = common.text_in(data.get("title"), language) or data.get("slug", "")
     path = "$course$/top/" + title.replace("/", "//")
     ET.SubElement(ET.SubElement(category, "category"), "text").text = path
-    description = text_in(data.get("description"), language)
+    description = common.text_in(data.get("description"), language)
     if description:
         writer.text(category, "info", description)
     for question in data.get("questions", []):

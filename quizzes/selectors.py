@@ -23,7 +23,7 @@ from guides.models import GuidePath
 from quizsite.queries import CompiledQuery, Placeholder
 
 from .content import QuestionContent, QuizContent, quiz_content
-from .models import Attempt, AttemptKind, Question, Quiz
+from .models import Attempt, AttemptKind, Question, Quiz, passes, score_percent
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,7 @@ class LearnerAttempt:
 
     @property
     def passed(self) -> bool:
-        percent = self.attempt.percent
-        return percent is not None and percent >= self.quiz.pass_mark
+        return passes(self.attempt.percent, self.quiz.pass_mark)
 
 
 def _learner_attempts(learner: Learner) -> QuerySet[Attempt]:
@@ -215,13 +214,11 @@ class PastAttempt:
 
     @property
     def percent(self) -> int | None:
-        if self.score is None or not self.max_score:
-            return None
-        return round(100 * self.score / self.max_score)
+        return score_percent(self.score, self.max_score)
 
     @property
     def passed(self) -> bool:
-        return self.percent is not None and self.percent >= self.pass_mark
+        return passes(self.percent, self.pass_mark)
 
     def get_absolute_url(self) -> str:
         if self.is_finished:

@@ -66,16 +66,23 @@ def attempt_start(
     learner_key: str = "",
     kind: str = AttemptKind.QUIZ,
     question_ids: list[int] | None = None,
+    start_over: bool = False,
 ) -> Attempt:
     """The learner's attempt of this kind in progress at the quiz, or a new one.
 
-    A new quiz attempt is marked as the learner's first at this quiz when it is (reports).
-    The database keeps one attempt in progress and one first attempt per learner, so of
-    two starts racing (a double click, two tabs) one creates it and the other resumes it.
+    `start_over` abandons the attempt in progress first ("Start over"); it and its answers
+    stay recorded. A new quiz attempt is marked as the learner's first at this quiz when it
+    is (reports). The database keeps one attempt in progress and one first attempt per
+    learner, so of two starts racing (a double click, two tabs) one creates it and the
+    other resumes it.
     """
     learner = _learner(user, learner_key)
     try:
         with transaction.atomic():
+            if start_over:
+                Attempt.objects.filter(
+                    quiz=quiz.pk, kind=kind, completed_at=None, abandoned_at=None, **learner
+                ).update(abandoned_at=timezone.now())
             return _open_or_new(quiz, learner, kind, question_ids)
     except IntegrityError:  # Another start won the race: take what it made.
         return _open_or_new(quiz, learner, kind, question_ids)
@@ -100,25 +107,6 @@ def _open_or_new(quiz, learner: dict, kind: str, question_ids: list[int] | None)
     )
 
 
-@transaction.atomic
-def attempt_restart(
-    *,
-    quiz: Quiz | QuizContent,
-    user: AbstractBaseUser | None,
-    learner_key: str = "",
-    kind: str = AttemptKind.QUIZ,
-    question_ids: list[int] | None = None,
-) -> Attempt:
-    """Abandon the learner's attempt of this kind in progress at the quiz ("Start over"),
-    and start a new one. The abandoned attempt and its answers stay recorded."""
-    Attempt.objects.filter(
-        quiz=quiz.pk, kind=kind, completed_at=None, abandoned_at=None, **_learner(user, learner_key)
-    ).update(abandoned_at=timezone.now())
-    return attempt_start(
-        quiz=quiz, user=user, learner_key=learner_key, kind=kind, question_ids=question_ids
-    )
-
-
 class NotFinished(Exception):
     """The attempt is still in progress: its mistakes are not known yet."""
 
@@ -136,7 +124,7 @@ def practice_start(
 ) -> Attempt:
     """A practice attempt at the questions the learner missed in `attempt` (theirs, finished),
     in the quiz's order; it replaces their practice attempt in progress at the quiz, if any
-    (one transaction: attempt_restart's). Raises NotFinished or NothingMissed, and then
+    (one transaction: attempt_start's). Raises NotFinished or NothingMissed, and then
     creates nothing."""
     if not attempt.is_finished:
         raise NotFinished
@@ -148,12 +136,13 @@ def practice_start(
     question_ids = [q.pk for q in quiz.questions_among(attempt.question_ids) if q.pk in missed]
     if not question_ids:
         raise NothingMissed
-    return attempt_restart(
+    return attempt_start(
         quiz=quiz,
         user=user,
         learner_key=learner_key,
         kind=AttemptKind.PRACTICE,
         question_ids=question_ids,
+        start_over=True,
     )
 
 

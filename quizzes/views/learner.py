@@ -30,7 +30,6 @@ from ..services import (
     NothingMissed,
     NotOpenYet,
     answer_record,
-    attempt_restart,
     attempt_start,
     practice_start,
 )
@@ -84,14 +83,14 @@ def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
     quiz = _get_published_quiz(request, slug)
     if not quiz.questions:
         raise Http404(_("This quiz has no questions yet."))
-    start = attempt_restart if request.POST.get("start_over") else attempt_start
+    start_over = bool(request.POST.get("start_over"))
     kind = AttemptKind.QUIZ if quiz.is_published else AttemptKind.PREVIEW
     if request.user.is_authenticated:
-        attempt = start(quiz=quiz, user=request.user, kind=kind)
+        attempt = attempt_start(quiz=quiz, user=request.user, kind=kind, start_over=start_over)
         note_attempts(request)
         return redirect(attempt.question_url(1))
     key = learner_of(request).key or new_learner_key()
-    attempt = start(quiz=quiz, user=None, learner_key=key, kind=kind)
+    attempt = attempt_start(quiz=quiz, user=None, learner_key=key, kind=kind, start_over=start_over)
     response = redirect(attempt.question_url(1))  # Then on to its first open question.
     keep_learner_key(response, key)  # Again, so that it lasts from the latest start.
     return response
