@@ -156,10 +156,9 @@ def test_progress_page(client, guide, attempts, django_assert_num_queries):
         assert client.get("/en/progress/").status_code == 200
 
 
-# The attempt; its wrong answers; the practice attempt in progress abandoned, then the
-# start's read and insert in its savepoint, all in the restart's transaction (in a test, two
-# savepoints: four queries more).
-PRACTICE_POST = 9
+# The attempt; its wrong answers; then, in the start's transaction (in a test, a savepoint:
+# two queries more), the practice attempt in progress abandoned, the start's read and insert.
+PRACTICE_POST = 7
 
 
 def test_practice_post_and_its_pages(client, sized_quiz, django_assert_num_queries):
