@@ -33,7 +33,8 @@ run: $(VENV)/.installed $(CATALOGUES)
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The suite runs on SQLite, then on a private PostgreSQL server it starts on a free port and
-# stops, then on SQLite again under the newest Django 6.
+# stops (a larger pool: the race tests' threads and the browser tests' live server share one
+# process), then on SQLite again under the newest Django 6.
 test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -41,7 +42,8 @@ test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
 	export QUIZSITE_PG_PORT=$${QUIZSITE_PG_PORT:-$$(scripts/free-port)}; scripts/postgres start && \
-	  DATABASE_URL=$$(scripts/postgres url) $(BIN)/pytest; status=$$?; scripts/postgres stop; exit $$status
+	  DATABASE_URL=$$(scripts/postgres url) DATABASE_POOL_MAX_SIZE=8 $(BIN)/pytest; \
+	  status=$$?; scripts/postgres stop; exit $$status
 	$(VENV_NEW)/bin/python -c 'import sys, django; print("Python", sys.version.split()[0], "Django", django.__version__)'
 	$(VENV_NEW)/bin/pytest
 

@@ -63,12 +63,14 @@ def race(attempt: Attempt, questions) -> list[Exception]:
     holder.start()
     locked.wait()
     threads = [threading.Thread(target=answer, args=(question,)) for question in questions]
-    for waiting, thread in enumerate(threads, 1):
-        thread.start()  # In order: PostgreSQL grants the lock to its waiters in turn.
-        wait_for_lock_waiters(waiting)
-    go.set()
-    for thread in [holder, *threads]:
-        thread.join(10)
+    try:
+        for waiting, thread in enumerate(threads, 1):
+            thread.start()  # In order: PostgreSQL grants the lock to its waiters in turn.
+            wait_for_lock_waiters(waiting)
+    finally:  # Whatever failed, the lock goes: the tables are emptied after the test.
+        go.set()
+        for thread in [holder, *threads]:
+            thread.join(10)
     return errors
 
 
