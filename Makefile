@@ -72,10 +72,11 @@ stop:
 # or against URL=http://127.0.0.1:8000 (for example `make run` on SQLite) when given.
 bench: $(VENV)/.installed
 ifdef URL
-	$(BIN)/python bench/bench.py --url $(URL) --learners $(LEARNERS) --seconds $(DURATION)
+	$(BIN)/python bench/bench.py --url $(URL) --learners $(LEARNERS) --seconds $(DURATION) $(if $(PATHS),--paths $(PATHS))
 else
 	$(MAKE) serve
-	$(SERVE_ENV) $(BIN)/python bench/bench.py --url http://$(HOST):$(PORT) --learners $(LEARNERS) --seconds $(DURATION); \
+	$(SERVE_ENV) $(BIN)/python bench/bench.py --url http://$(HOST):$(PORT) --learners $(LEARNERS) --seconds $(DURATION) \
+	  --cpu-pidfile var/gunicorn.pid --cpu-pidfile var/postgres/data/postmaster.pid $(if $(PATHS),--paths $(PATHS)); \
 	  status=$$?; $(MAKE) stop; exit $$status
 endif
 

@@ -1,17 +1,25 @@
 """Closed-loop load benchmark: simulated learners take the demo quiz over real HTTP.
 
 Each learner is a thread with its own cookies (learner key, CSRF token), as a browser has: it
-opens the quiz page, starts an attempt, and for every question loads it, posts an answer
-(with the form's CSRF token) and loads the feedback, then the results, then starts again,
-sending each request as soon as the last one is answered, until the time is up. Before
-and after that, as many clients ask /healthz for a few seconds: the same server's ceiling,
-to compare (measured on both sides, as other work on the machine may come and go).
-Afterwards the answers in the database are checked against the submissions that succeeded.
+opens the quiz page, starts an attempt, and answers every question, then loads the results,
+then starts again, sending each request as soon as the last one is answered, until the time
+is up. Two paths, one after the other: a learner without JavaScript loads each question,
+posts an answer (with the form's CSRF token) and loads the feedback it is redirected to; one
+with JavaScript loads the first question only, then posts each answer as the page's script
+does and reads the feedback and the next question from that one response. Before, between
+and after them, as many clients ask /healthz for a few seconds: the same server's ceiling,
+to compare (measured on every side, as other work on the machine may come and go).
+
+With --cpu-pidfile (gunicorn's master, PostgreSQL's postmaster), it reads from /proc the CPU
+those processes and their children spent during each path, and prints it per quiz step: a
+figure that holds on a noisy machine. Afterwards the answers in the database are checked
+against the submissions that succeeded.
 """
 
 import argparse
 import http.client
 import ipaddress
+import json
 import os
 import re
 import socket
@@ -25,9 +33,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 KINDS = ("quiz page", "start", "question", "answer", "feedback", "results")
+PATHS = {"js": "with JavaScript", "nojs": "without JavaScript"}
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 CHOICE = re.compile(r'name="choice" value="(\d+)"')
 ATTEMPT = re.compile(r"/attempts/([0-9a-f-]{36})/questions/1/$")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 class Failure(Exception):
@@ -66,8 +76,10 @@ class Browser:
         self.host, self.port, self.recorder = host, port, recorder
         self.cookies: dict[str, str] = {}
 
-    def request(self, kind: str, method: str, path: str, form: dict | None = None):
+    def request(self, kind: str, method: str, path: str, form: dict | None = None, accept=None):
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if accept:
+            headers["Accept"] = accept
         body = None
         if form is not None:
             body = "&".join(f"{k}={v}" for k, v in form.items())
@@ -89,15 +101,15 @@ class Browser:
                 self.cookies[name] = morsel.value
         return response.status, response.headers.get("Location", ""), content
 
-    def expect(self, kind, status, method, path, form=None):
-        got, location, content = self.request(kind, method, path, form)
+    def expect(self, kind, status, method, path, form=None, accept=None):
+        got, location, content = self.request(kind, method, path, form, accept)
         if got != status:
             self.recorder.error(kind, f"HTTP {got} for {method} {path}")
             raise Failure
         return location, content
 
 
-def take_quiz(browser: Browser, lang: str, slug: str, deadline: float) -> None:
+def take_quiz(browser: Browser, lang: str, slug: str, deadline: float, scripted: bool) -> None:
     recorder = browser.recorder
     _, page = browser.expect("quiz page", 200, "GET", f"/{lang}/quizzes/{slug}/")
     token = CSRF.search(page).group(1)
@@ -106,25 +118,34 @@ def take_quiz(browser: Browser, lang: str, slug: str, deadline: float) -> None:
     )
     attempt = ATTEMPT.search(location).group(1)
     number = 1
+    path = f"/{lang}/attempts/{attempt}/questions/1/"
+    _, page = browser.expect("question", 200, "GET", path)
     while time.monotonic() < deadline:
-        path = f"/{lang}/attempts/{attempt}/questions/{number}/"
-        _, page = browser.expect("question", 200, "GET", path)
         if (choice := CHOICE.search(page)) is not None:  # Else answered before, and resumed.
             form = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "choice": choice.group(1)}
-            browser.expect("answer", 302, "POST", path, form)
-            recorder.answered(attempt)
-            _, page = browser.expect("feedback", 200, "GET", path)
-        if f"/questions/{number + 1}/" not in page:
+            if scripted:  # The page's script: feedback and next question in one response.
+                _, content = browser.expect("answer", 200, "POST", path, form, "application/json")
+                recorder.answered(attempt)
+                step = json.loads(content)
+                page = step["next"]["main"] if step["next"] else ""
+            else:
+                browser.expect("answer", 302, "POST", path, form)
+                recorder.answered(attempt)
+                _, page = browser.expect("feedback", 200, "GET", path)
+        if f"/questions/{number + 1}/" not in page and not (scripted and page):
             browser.expect("results", 200, "GET", f"/{lang}/attempts/{attempt}/results/")
             return
         number += 1
+        path = f"/{lang}/attempts/{attempt}/questions/{number}/"
+        if not scripted:
+            _, page = browser.expect("question", 200, "GET", path)
 
 
-def learner(host, port, recorder, lang, slug, deadline) -> None:
+def learner(host, port, recorder, lang, slug, deadline, scripted) -> None:
     browser = Browser(host, port, recorder)
     while time.monotonic() < deadline:
         try:
-            take_quiz(browser, lang, slug, deadline)
+            take_quiz(browser, lang, slug, deadline, scripted)
         except Failure:
             time.sleep(0.05)
 
@@ -159,6 +180,33 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def cpu_seconds(pidfiles: list[str]) -> float | None:
+    """CPU time spent so far by the processes named in `pidfiles` and all their descendants
+    (user and system, with what their reaped children spent), from /proc; None without
+    pidfiles."""
+    if not pidfiles:
+        return None
+    parents: dict[int, int] = {}
+    times: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # It ended while we looked.
+            continue
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        times[pid] = sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+    roots = {int(Path(f).read_text().split()[0]) for f in pidfiles}
+    ticks = 0
+    for pid in times:
+        ancestor = pid
+        while ancestor not in roots and ancestor > 1:
+            ancestor = parents.get(ancestor, 0)
+        if ancestor in roots:
+            ticks += times[pid]
+    return ticks / CLOCK_TICKS
+
+
 def stored_answers(attempts: list[str]) -> dict[str, int]:
     """Answers in the database per attempt, read with the site's own settings."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -179,15 +227,53 @@ def stored_answers(attempts: list[str]) -> dict[str, int]:
     return {str(public_id): n for public_id, n in rows}
 
 
+def report(name: str, recorder: Recorder, elapsed: float, health: float, cpu, health_ms) -> None:
+    requests = sum(len(v) for v in recorder.latencies.values())
+    steps_ps = recorder.steps / elapsed
+    print(f"\n{name}: {elapsed:.1f} s")
+    print(f"{'request':<10} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    for kind in KINDS:
+        values = recorder.latencies.get(kind, [])
+        if values:
+            p50, p95, p99 = (1000 * percentile(values, f) for f in (0.50, 0.95, 0.99))
+            row = f"{p50:>8.1f} {p95:>8.1f} {p99:>8.1f}"
+            print(f"{kind:<10} {len(values):>7} {row} {len(recorder.errors.get(kind, [])):>7}")
+    print(f"learner requests/s  {requests / elapsed:8.1f}")
+    print(f"quiz steps/s        {steps_ps:8.1f}   (load a question, answer it, see the feedback)")
+    print(f"requests per step   {requests / max(1, recorder.steps):8.2f}")
+    print(f"ratio to /healthz   {steps_ps / health:8.2f}   (quiz steps/s; target: at least 0.2)")
+    if cpu is not None:
+        per_step = 1000 * cpu / max(1, recorder.steps)
+        print(f"server CPU per step {per_step:8.2f} ms (gunicorn and PostgreSQL; target: 3.5)")
+        print(f"                    {per_step / health_ms:8.1f} /healthz requests' CPU")
+    print(f"capacity            {steps_ps * 15:8.0f} learners at one answer every 15 s each")
+    errors = sum(len(v) for v in recorder.errors.values())
+    print(f"errors              {errors:8d}")
+    for kind, messages in recorder.errors.items():
+        for message in sorted(set(messages))[:3]:
+            print(f"  {kind}: {message}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--learners", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20, help="learners' phase")
-    parser.add_argument("--health-seconds", type=float, default=6, help="before and after, in all")
+    parser.add_argument("--seconds", type=float, default=20, help="each path's learners phase")
+    parser.add_argument("--health-seconds", type=float, default=2, help="each /healthz phase")
     parser.add_argument("--quiz", default="data-parallelism-quiz")
     parser.add_argument("--lang", default="en")
+    parser.add_argument("--paths", default="js,nojs", help="js, nojs or both, in that order")
+    parser.add_argument(
+        "--cpu-pidfile",
+        action="append",
+        default=[],
+        help="a server process whose CPU (with its children's) counts; may be repeated",
+    )
     args = parser.parse_args()
+    paths = args.paths.split(",")
+    if not paths or set(paths) - set(PATHS):
+        print(f"bench: --paths takes {', '.join(PATHS)}, comma-separated.", file=sys.stderr)
+        return 2
 
     url = urlsplit(args.url)
     host = url.hostname or ""
@@ -197,62 +283,58 @@ def main() -> int:
         return 2
     port = url.port or 80
 
+    health_cpu: list[float] = []  # CPU per /healthz request, when measured
+
     def health_rps() -> float:
         counts = [0] * args.learners
+        cpu_before = cpu_seconds(args.cpu_pidfile)
         elapsed = run_threads(
             lambda deadline, i: health_client(host, port, deadline, counts, i),
             args.learners,
-            args.health_seconds / 2,
+            args.health_seconds,
         )
+        if cpu_before is not None:
+            health_cpu.append((cpu_seconds(args.cpu_pidfile) - cpu_before) / max(1, sum(counts)))
         return sum(counts) / elapsed
 
-    health_before = health_rps()
-    recorder = Recorder()
-    elapsed = run_threads(
-        lambda deadline, _: learner(host, port, recorder, args.lang, args.quiz, deadline),
-        args.learners,
-        args.seconds,
-    )
-    health_after = health_rps()
-    health = (health_before + health_after) / 2
-    requests = sum(len(v) for v in recorder.latencies.values())
-    rps = requests / elapsed
-    steps_ps = recorder.steps / elapsed
+    print(f"{args.learners} learners, closed loop, against {args.url}")
+    healths = [health_rps()]
+    runs = []
+    for path in paths:
+        recorder = Recorder()
+        cpu_before = cpu_seconds(args.cpu_pidfile)
+        elapsed = run_threads(
+            lambda deadline, _, recorder=recorder, scripted=path == "js": learner(
+                host, port, recorder, args.lang, args.quiz, deadline, scripted
+            ),
+            args.learners,
+            args.seconds,
+        )
+        cpu_after = cpu_seconds(args.cpu_pidfile)
+        healths.append(health_rps())
+        cpu = None if cpu_before is None else cpu_after - cpu_before
+        runs.append((path, recorder, elapsed, cpu))
+    health = sum(healths) / len(healths)
+    rates = ", ".join(f"{rate:.0f}" for rate in healths)
+    print(f"/healthz requests/s {health:8.1f}   (same server, {args.learners} clients: {rates})")
+    health_ms = 1000 * sum(health_cpu) / len(health_cpu) if health_cpu else None
+    if health_ms is not None:
+        print(f"/healthz server CPU {health_ms:8.2f} ms per request")
 
-    print(f"{args.learners} learners, closed loop, {elapsed:.1f} s against {args.url}")
-    print(f"{'request':<10} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
-    for kind in KINDS:
-        values = recorder.latencies.get(kind, [])
-        if values:
-            p50, p95, p99 = (1000 * percentile(values, f) for f in (0.50, 0.95, 0.99))
-            row = f"{p50:>8.1f} {p95:>8.1f} {p99:>8.1f}"
-        else:
-            row = f"{'-':>8} {'-':>8} {'-':>8}"
-        print(f"{kind:<10} {len(values):>7} {row} {len(recorder.errors.get(kind, [])):>7}")
-    errors = sum(len(v) for v in recorder.errors.values())
-    print(f"learner requests/s  {rps:8.1f}")
-    print(f"quiz steps/s        {steps_ps:8.1f}   (load a question, answer it, see the feedback)")
-    print(
-        f"/healthz requests/s {health:8.1f}   (same server, {args.learners} clients: "
-        f"{health_before:.0f} before, {health_after:.0f} after)"
-    )
-    print(f"ratio               {rps / health:8.2f}   (target: at least 0.25)")
-    print(f"capacity            {rps * 15:8.0f} learners at one request every 15 s each")
-    print(f"                    {steps_ps * 15:8.0f} learners at one answer every 15 s each")
-    print(f"errors              {errors:8d}")
-    for kind, messages in recorder.errors.items():
-        for message in sorted(set(messages))[:3]:
-            print(f"  {kind}: {message}")
-
-    stored = stored_answers(list(recorder.submitted))
-    submitted = sum(recorder.submitted.values())
-    lost = sum(max(0, n - stored.get(a, 0)) for a, n in recorder.submitted.items())
-    doubled = sum(max(0, stored.get(a, 0) - n) for a, n in recorder.submitted.items())
-    print(
-        f"answers: {submitted} accepted, {sum(stored.values())} in the database, "
-        f"{lost} lost, {doubled} extra"
-    )
-    return 0 if errors == 0 and lost == 0 and doubled == 0 else 1
+    failed = False
+    for path, recorder, elapsed, cpu in runs:
+        report(f"Learners {PATHS[path]}", recorder, elapsed, health, cpu, health_ms)
+        stored = stored_answers(list(recorder.submitted))
+        submitted = sum(recorder.submitted.values())
+        lost = sum(max(0, n - stored.get(a, 0)) for a, n in recorder.submitted.items())
+        doubled = sum(max(0, stored.get(a, 0) - n) for a, n in recorder.submitted.items())
+        print(
+            f"answers: {submitted} accepted, {sum(stored.values())} in the database, "
+            f"{lost} lost, {doubled} extra"
+        )
+        errors = sum(len(v) for v in recorder.errors.values())
+        failed = failed or errors > 0 or lost > 0 or doubled > 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -146,14 +146,13 @@ def practice_start(
     )
 
 
-# Run by every answer, compiled once (quizsite/queries.py).
+# Run by every answer, compiled once (quizsite/queries.py): the attempt, locked, with its
+# answers (none: one row of NULLs), in one statement.
 _LOCK_ATTEMPT = CompiledQuery(
-    Attempt.objects.select_for_update().filter(pk=Placeholder("id")).values_list("abandoned_at")
-)
-_GRADED = CompiledQuery(
-    Answer.objects.filter(attempt=Placeholder("attempt"))
+    Attempt.objects.select_for_update(of=("self",))
+    .filter(pk=Placeholder("id"))
     .order_by()
-    .values_list("question_id", "is_correct")
+    .values_list("abandoned_at", "answers__question_id", "answers__is_correct")
 )
 
 
@@ -193,12 +192,16 @@ def answer_record(
     # Lock the attempt: its answers are recorded one at a time, so the answers read next are
     # all it has, a second answer to the question is refused, and of two answers racing to be
     # the last one, one completes the attempt. (The unique constraint stays as a backstop.)
-    ((abandoned_at,),) = _LOCK_ATTEMPT(id=attempt.pk)
-    if abandoned_at is not None:
+    rows = _LOCK_ATTEMPT(id=attempt.pk)
+    if rows[0].abandoned_at is not None:
         raise AttemptClosed(AttemptClosed.ABANDONED)
     if not quiz.is_published and attempt.kind != AttemptKind.PREVIEW:
         raise AttemptClosed(AttemptClosed.UNPUBLISHED)
-    graded = {row.question_id: row.is_correct for row in _GRADED(attempt=attempt.pk)}
+    graded = {
+        row.answers__question_id: row.answers__is_correct
+        for row in rows
+        if row.answers__question_id is not None
+    }
     if question.pk in graded:
         raise AlreadyAnswered
     questions = quiz.questions_among(attempt.question_ids)

@@ -3,8 +3,12 @@
 from dataclasses import replace
 from uuid import UUID
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -139,16 +143,15 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
 
 
 def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResponse:
-    """Record the posted answer and show its feedback (POST/redirect/GET), or say why not."""
+    """Record the posted answer and show its feedback (POST/redirect/GET; for the page's
+    script, the feedback and the next question in one response), or say why not."""
     choices = _ordered_choices(found, step.question)
     form = AnswerForm(request.POST, choices=choices, kind=step.question.kind)
     if form.is_valid():  # The service tells whether it is this question's turn.
+        picks = form.cleaned_data["choices"]
         try:
-            answer_record(
-                attempt=found.attempt,
-                quiz=found.quiz,
-                question=step.question,
-                choices=form.cleaned_data["choices"],
+            answer = answer_record(
+                attempt=found.attempt, quiz=found.quiz, question=step.question, choices=picks
             )
         except NotOpenYet as refusal:
             return _out_of_order(request, found, refusal.first_open)
@@ -158,7 +161,12 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
             found = replace(found, steps=attempt_steps(attempt=found.attempt, quiz=found.quiz))
             step = found.steps[step.number - 1]
         else:
-            return redirect(found.attempt.question_url(step.number) + "#feedback")
+            if request.get_preferred_type(["text/html", "application/json"]) == "text/html":
+                return redirect(found.attempt.question_url(step.number) + "#feedback")
+            recorded = Recorded(answer.is_correct, frozenset(choice.pk for choice in picks))
+            steps = list(found.steps)
+            steps[step.number - 1] = replace(step, recorded=recorded)
+            return _steps_json(request, replace(found, steps=tuple(steps)), step.number)
     first_open = found.first_open
     if first_open is not None and step.number > first_open:
         return _out_of_order(request, found, first_open)
@@ -166,6 +174,29 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
         notice = _("You have already answered this question.")
         return _question_page(request, found, step, status=409, notice=notice)
     return _question_page(request, found, step, form=form, status=400)
+
+
+def _steps_json(request: HttpRequest, found: LearnerAttempt, number: int) -> JsonResponse:
+    """For the question page's script (quizzes/static/quizzes/step.js): question `number`'s
+    feedback and the next question, each as its page's address, title and step part, the
+    same HTML as the full pages show. The script only takes a recorded answer this way."""
+    shown = [found.steps[number - 1]] + list(found.steps[number : number + 1])
+    parts = []
+    for step in shown:
+        context = _step_context(request, found, step) | {
+            "csrf_token": get_token(request),
+            "LANGUAGE_CODE": get_language(),
+        }
+        parts.append(
+            {
+                "url": found.attempt.question_url(step.number),
+                "title": f"{context['step_title']} · {found.quiz.title} · Quizsite",
+                "main": render_to_string("quizzes/_step.html", context),
+            }
+        )
+    response = JsonResponse({"feedback": parts[0], "next": parts[1] if len(parts) > 1 else None})
+    patch_vary_headers(response, ["Accept"])
+    return response
 
 
 def _out_of_order(request: HttpRequest, found: LearnerAttempt, first_open: int) -> HttpResponse:
@@ -184,9 +215,22 @@ def _question_page(
 ) -> HttpResponse:
     """Question `step` open, or with its feedback once answered. `form` is a refused
     answer's, for its error; an open question's inputs are a cached fragment."""
+    context = _step_context(request, found, step, form=form, notice=notice)
+    return render(request, "quizzes/question.html", context, status=status)
+
+
+def _step_context(
+    request: HttpRequest,
+    found: LearnerAttempt,
+    step: Step,
+    *,
+    form: AnswerForm | None = None,
+    notice: str | None = None,
+) -> dict:
+    """What templates/quizzes/_step.html shows of question `step`."""
     choices = _ordered_choices(found, step.question)
     total = len(found.steps)
-    context = {
+    return {
         "attempt": found.attempt,
         "quiz": found.quiz,
         "question": step.question,
@@ -194,6 +238,8 @@ def _question_page(
         "form": form,
         "number": step.number,
         "total": total,
+        "step_title": _("Question %(number)s of %(total)s")
+        % {"number": step.number, "total": total},
         "answered_count": found.answered_count,
         "answered": step.recorded is not None,
         "closed": found.closed_reason,
@@ -204,7 +250,6 @@ def _question_page(
         else found.attempt.get_absolute_url(),
         "notice": notice,
     }
-    return render(request, "quizzes/question.html", context, status=status)
 
 
 @require_safe

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
-from playwright.sync_api import Page, Response
+from playwright.sync_api import Page, Response, expect
 
 from guides.models import GuidePath
 from quizzes.models import Answer
@@ -53,6 +53,23 @@ def question_answered_right(page: Page, browser_attempt, lang: str) -> Response:
 
 def question_answered_wrong(page: Page, browser_attempt, lang: str) -> Response:
     return page.goto(question_url(browser_attempt(answered=2, lang=lang), 2, lang))
+
+
+def question_feedback_by_script(page: Page, browser_attempt, lang: str) -> Response:
+    """The feedback the page's script shows in place, and checked as the page is then."""
+    response = page.goto(question_url(browser_attempt(lang=lang), 1, lang))
+    page.locator(".choice label").first.click()
+    page.get_by_role("button", name=t(lang, "Check answer")).click()
+    page.locator("#feedback").wait_for()
+    return response
+
+
+def question_next_by_script(page: Page, browser_attempt, lang: str) -> Response:
+    """The next question the page's script shows in place after the feedback."""
+    response = question_feedback_by_script(page, browser_attempt, lang)
+    page.get_by_role("link", name=t(lang, "Next question")).click()
+    expect(page.get_by_role("heading", level=1)).to_be_focused()
+    return response
 
 
 def question_form_error(page: Page, browser_attempt, lang: str) -> Response:
@@ -266,8 +283,8 @@ def multiple_choice_feedback(page: Page, browser_attempt, lang: str) -> Response
     _multiple_choice_quiz(page, lang)
     page.locator(".choice input").nth(1).check()
     page.locator(".choice input").nth(2).check()
-    with page.expect_navigation():
-        page.get_by_role("button", name=t(lang, "Check answer")).click()
+    page.get_by_role("button", name=t(lang, "Check answer")).click()
+    page.locator("#feedback").wait_for()
     return page.reload()
 
 
@@ -312,6 +329,8 @@ PAGES = [
     pytest.param(question_answered_right, id="question-answered-right"),
     pytest.param(question_answered_wrong, id="question-answered-wrong"),
     pytest.param(question_form_error, id="question-form-error"),
+    pytest.param(question_feedback_by_script, id="question-feedback-by-script"),
+    pytest.param(question_next_by_script, id="question-next-by-script"),
     pytest.param(question_with_code_and_maths, id="question-with-code-and-maths"),
     pytest.param(question_with_english_fallback, id="question-with-english-fallback"),
     pytest.param(results, id="results"),
@@ -341,6 +360,8 @@ PAGES = [
     pytest.param(account_delete, id="account-delete"),
 ]
 STATUS = {"question_form_error": 400, "not_found": 404}
+# Pages the script changed after their load: checked as the browser has them then.
+SCRIPTED = {"question_feedback_by_script", "question_next_by_script"}
 
 
 @pytest.fixture(autouse=True)
@@ -359,7 +380,8 @@ def _open(open_page, page, browser_attempt, lang, served) -> None:
     response = open_page(page, browser_attempt, lang)
     assert response.status == STATUS.get(open_page.__name__, 200), page.url
     assert page.locator("html").get_attribute("lang") == lang
-    served[f"{open_page.__name__}-{lang}"] = document_of(response)
+    name = open_page.__name__
+    served[f"{name}-{lang}"] = page.content() if name in SCRIPTED else document_of(response)
 
 
 # Every link, button and form field must be on screen at 320 px and the topmost thing where

@@ -153,10 +153,14 @@ def _tab_to(page: Page, target: Locator, limit: int = 40) -> None:
 
 
 def _press_enter_to_follow(page: Page) -> None:
+    """A page load, or with the page's script the address it pushes (a same-page one)."""
     with page.expect_navigation():
         page.keyboard.press("Enter")
 
 
+@pytest.mark.parametrize(
+    "context_options", [{}, {"java_script_enabled": False}], ids=["script", "no-script"]
+)
 def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
     plan = _plan(demo, "en")
     page.goto("/en/")
@@ -209,4 +213,51 @@ def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
     _expect_results(page, "en")
     _tab_to(page, page.get_by_role("button", name="Retry the quiz"))
     screenshot(page, "keyboard-results-focused", full_page=False)
+    _expect_recorded(demo, "en")
+
+
+def test_with_script_a_step_is_one_request_and_focus_follows(page, demo):
+    """The script posts each answer and gets the next question with its feedback: no page
+    load between the first question and the results. Focus, title, address and the links
+    to the other language follow each step; Back shows the server's page for its address."""
+    plan = _plan(demo, "en")
+    loads, posts = [], []
+    page.on(
+        "request",
+        lambda r: (
+            (loads if r.resource_type == "document" else posts).append(r.url)
+            if r.resource_type in {"document", "fetch"}
+            else None
+        ),
+    )
+    page.goto(f"/en/quizzes/{demo.slug}/")
+    page.get_by_role("button", name="Start the quiz").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Question 1 of 8")
+    for number, (_prompt, choice_text, right) in enumerate(plan, 1):
+        page.locator("label", has_text=choice_text).click()
+        page.get_by_role("button", name="Check answer").click()
+        verdict = "Correct." if right else "Not quite."
+        expect(page.get_by_role("region", name=verdict)).to_be_focused()
+        expect(page).to_have_url(
+            re.compile(rf"/en/attempts/[-0-9a-f]+/questions/{number}/#feedback$")
+        )
+        if number == 8:
+            break
+        page.get_by_role("link", name="Next question").click()
+        expect(page).to_have_url(re.compile(rf"/questions/{number + 1}/$"))
+        expect(page).to_have_title(f"Question {number + 1} of 8 · {_title(demo, 'en')} · Quizsite")
+        expect(page.get_by_role("heading", level=1)).to_be_focused()
+        french = page.get_by_role("link", name="Français")
+        expect(french).to_have_attribute("href", re.compile(rf"^/fr/.*/questions/{number + 1}/$"))
+        if number == 2:
+            page.go_back()  # To question 2's feedback, as the server shows it now.
+            expect(page).to_have_url(re.compile(r"/questions/2/#feedback$"))
+            expect(page.locator("#feedback h2")).to_contain_text("Correct.")
+            page.get_by_role("link", name="Next question").click()
+            expect(page).to_have_url(re.compile(r"/questions/3/$"))
+    answered = [url for url in loads if re.search(r"/questions/\d+/", url)]
+    assert [url.rsplit("/questions/", 1)[1] for url in answered] == ["1/", "2/", "3/"], answered
+    assert len(posts) == 8, posts
+    page.get_by_role("link", name="See your results").click()
+    _expect_results(page, "en")
     _expect_recorded(demo, "en")

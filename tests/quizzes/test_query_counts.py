@@ -22,8 +22,8 @@ from tests.factories import (
 COLD = 4
 QUESTION_PAGE = 1  # The attempt with its answers and picks; answered or not.
 # In a test, the transaction of answer_record is a savepoint: two queries more.
-ANSWER_POST = 7
-LAST_ANSWER_POST = 8  # The last answer also scores the attempt.
+ANSWER_POST = 6
+LAST_ANSWER_POST = 7  # The last answer also scores the attempt.
 RESULTS_PAGE = 1
 LANDING_PAGE = 2
 HOME_PAGE = 3
@@ -73,6 +73,17 @@ def test_answer_post(client, sized_quiz, django_assert_num_queries):
     choice = choice_of(sized_quiz, 1, correct=True)
     with django_assert_num_queries(ANSWER_POST):
         assert answer(client, attempt, 1, choice).status_code == 302
+
+
+def test_the_scripts_answer_post_costs_the_same(client, sized_quiz, django_assert_num_queries):
+    """Its response has the next question too, from the content the process keeps."""
+    attempt = start(client, sized_quiz)
+    choice = choice_of(sized_quiz, 1, correct=True)
+    with django_assert_num_queries(ANSWER_POST):
+        response = client.post(
+            question_url(attempt, 1), {"choice": choice.pk}, HTTP_ACCEPT="application/json"
+        )
+    assert response.json()["next"]["url"] == question_url(attempt, 2)
 
 
 def test_last_answer_post_scores_the_attempt(client, sized_quiz, django_assert_num_queries):
