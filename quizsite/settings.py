@@ -190,7 +190,9 @@ def database_from_url(url: str, *, name: str = "DATABASE_URL") -> dict:
         if env_bool("DATABASE_POOL", True):
             # Django's pool replaces CONN_MAX_AGE; with health checks on, it tests a connection
             # before lending it, so one dropped by a restarted server is replaced instead of
-            # failing a request.
+            # failing a request: only one that has been idle, on our backend
+            # (quizsite/postgresql/base.py).
+            database["ENGINE"] = "quizsite.postgresql"
             database["CONN_MAX_AGE"] = 0
             database["CONN_HEALTH_CHECKS"] = True
             options["pool"] = {

@@ -146,13 +146,14 @@ def practice_start(
     )
 
 
-# Run by every answer, compiled once (quizsite/queries.py): the attempt, locked, with its
-# answers (none: one row of NULLs), in one statement.
+# Run by every answer, compiled once (quizsite/queries.py).
 _LOCK_ATTEMPT = CompiledQuery(
-    Attempt.objects.select_for_update(of=("self",))
-    .filter(pk=Placeholder("id"))
+    Attempt.objects.select_for_update().filter(pk=Placeholder("id")).values_list("abandoned_at")
+)
+_GRADED = CompiledQuery(
+    Answer.objects.filter(attempt=Placeholder("attempt"))
     .order_by()
-    .values_list("abandoned_at", "answers__question_id", "answers__is_correct")
+    .values_list("question_id", "is_correct")
 )
 
 
@@ -192,16 +193,14 @@ def answer_record(
     # Lock the attempt: its answers are recorded one at a time, so the answers read next are
     # all it has, a second answer to the question is refused, and of two answers racing to be
     # the last one, one completes the attempt. (The unique constraint stays as a backstop.)
-    rows = _LOCK_ATTEMPT(id=attempt.pk)
-    if rows[0].abandoned_at is not None:
+    # Not one statement: a query that waited for the lock sees the rows of other tables as
+    # they were when it started, so it would miss the answer that held the lock.
+    ((abandoned_at,),) = _LOCK_ATTEMPT(id=attempt.pk)
+    if abandoned_at is not None:
         raise AttemptClosed(AttemptClosed.ABANDONED)
     if not quiz.is_published and attempt.kind != AttemptKind.PREVIEW:
         raise AttemptClosed(AttemptClosed.UNPUBLISHED)
-    graded = {
-        row.answers__question_id: row.answers__is_correct
-        for row in rows
-        if row.answers__question_id is not None
-    }
+    graded = {row.question_id: row.is_correct for row in _GRADED(attempt=attempt.pk)}
     if question.pk in graded:
         raise AlreadyAnswered
     questions = quiz.questions_among(attempt.question_ids)

@@ -22,8 +22,8 @@ from tests.factories import (
 COLD = 4
 QUESTION_PAGE = 1  # The attempt with its answers and picks; answered or not.
 # In a test, the transaction of answer_record is a savepoint: two queries more.
-ANSWER_POST = 6
-LAST_ANSWER_POST = 7  # The last answer also scores the attempt.
+ANSWER_POST = 7
+LAST_ANSWER_POST = 8  # The last answer also scores the attempt.
 RESULTS_PAGE = 1
 LANDING_PAGE = 2
 HOME_PAGE = 3
