@@ -3,11 +3,13 @@
 from dataclasses import replace
 from uuid import UUID
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -180,20 +182,15 @@ def _steps_json(request: HttpRequest, found: LearnerAttempt, number: int) -> Jso
     """For the question page's script (quizzes/static/quizzes/step.js): question `number`'s
     feedback and the next question, each as its page's address, title and step part, the
     same HTML as the full pages show. The script only takes a recorded answer this way."""
-    shown = [found.steps[number - 1]] + list(found.steps[number : number + 1])
-    parts = []
-    for step in shown:
-        context = _step_context(request, found, step) | {
-            "csrf_token": get_token(request),
-            "LANGUAGE_CODE": get_language(),
+    token = get_token(request)
+    parts = [
+        {
+            "url": found.attempt.question_url(step.number),
+            "title": f"{_step_title(found, step)} · {found.quiz.title} · Quizsite",
+            "main": _step_part(found, step, token=token),
         }
-        parts.append(
-            {
-                "url": found.attempt.question_url(step.number),
-                "title": f"{context['step_title']} · {found.quiz.title} · Quizsite",
-                "main": render_to_string("quizzes/_step.html", context),
-            }
-        )
+        for step in found.steps[number - 1 : number + 1]
+    ]
     response = JsonResponse({"feedback": parts[0], "next": parts[1] if len(parts) > 1 else None})
     patch_vary_headers(response, ["Accept"])
     return response
@@ -214,23 +211,52 @@ def _question_page(
     notice: str | None = None,
 ) -> HttpResponse:
     """Question `step` open, or with its feedback once answered. `form` is a refused
-    answer's, for its error; an open question's inputs are a cached fragment."""
-    context = _step_context(request, found, step, form=form, notice=notice)
+    answer's, for its error."""
+    context = {
+        "quiz": found.quiz,
+        "step_title": _step_title(found, step),
+        "step_part": _step_part(found, step, token=get_token(request), form=form, notice=notice),
+    }
     return render(request, "quizzes/question.html", context, status=status)
 
 
-def _step_context(
-    request: HttpRequest,
+def _step_title(found: LearnerAttempt, step: Step) -> str:
+    return _("Question %(number)s of %(total)s") % {
+        "number": step.number,
+        "total": len(found.steps),
+    }
+
+
+# Stand for the attempt's id and the CSRF token in a kept step part: nothing else in it
+# differs between two learners at the same point of the same quiz.
+_ATTEMPT_MARK, _TOKEN_MARK = "\x00attempt\x00", "\x00token\x00"
+
+
+def _step_part(
     found: LearnerAttempt,
     step: Step,
     *,
+    token: str,
     form: AnswerForm | None = None,
     notice: str | None = None,
-) -> dict:
-    """What templates/quizzes/_step.html shows of question `step`."""
+) -> SafeString:
+    """templates/quizzes/_step.html for question `step`: its form, or its feedback once
+    answered. Kept in the cache under the quiz's stamp and everything the part shows, with
+    the attempt's id and the CSRF token filled in; a refused answer's part is made anew."""
     choices = _ordered_choices(found, step.question)
     total = len(found.steps)
-    return {
+    closed = found.closed_reason
+    recorded = step.recorded
+    key = None
+    if form is None and notice is None:
+        shown = (found.quiz.pk, found.quiz.updated_at.isoformat(), get_language())
+        shown += (_choice_order(found), found.attempt.kind, closed, step.number, total)
+        shown += (found.answered_count, recorded and recorded.key, recorded and recorded.is_correct)
+        key = "step-part:" + ":".join(map(str, shown))
+        if (kept := cache.get(key)) is not None:
+            public_id = str(found.attempt.public_id)
+            return mark_safe(kept.replace(_ATTEMPT_MARK, public_id).replace(_TOKEN_MARK, token))
+    context = {
         "attempt": found.attempt,
         "quiz": found.quiz,
         "question": step.question,
@@ -238,18 +264,24 @@ def _step_context(
         "form": form,
         "number": step.number,
         "total": total,
-        "step_title": _("Question %(number)s of %(total)s")
-        % {"number": step.number, "total": total},
+        "step_title": _step_title(found, step),
         "answered_count": found.answered_count,
-        "answered": step.recorded is not None,
-        "closed": found.closed_reason,
-        **_review(choices, step.recorded),
+        "answered": recorded is not None,
+        "closed": closed,
+        **_review(choices, recorded),
         "choice_order": _choice_order(found),
         "next_url": found.attempt.question_url(step.number + 1)
         if step.number < total
         else found.attempt.get_absolute_url(),
         "notice": notice,
+        "csrf_token": token,
+        "LANGUAGE_CODE": get_language(),
     }
+    html = render_to_string("quizzes/_step.html", context)
+    if key is not None:
+        kept = html.replace(str(found.attempt.public_id), _ATTEMPT_MARK)
+        cache.set(key, kept.replace(token, _TOKEN_MARK), 3600)
+    return mark_safe(html)
 
 
 @require_safe

@@ -1,0 +1,72 @@
+"""The question pages' step parts are kept and shared between learners at the same point of
+a quiz (quizzes/views/learner.py, _step_part): each still gets their own attempt's links and
+CSRF token, and an edit is seen at once."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from tests.factories import choice_of, make_quiz, question_url, start
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.fixture
+def quiz(guide):
+    return make_quiz(questions=2, guide=guide)
+
+
+def _learner(quiz):
+    """A learner who started the quiz, whose answers must carry a valid CSRF token."""
+    client = Client()
+    attempt = start(client, quiz)
+    client.handler.enforce_csrf_checks = True
+    return client, attempt
+
+
+def _answer(client, attempt, number, choice):
+    page = client.get(question_url(attempt, number)).content.decode()
+    data = {"choice": choice.pk, "csrfmiddlewaretoken": TOKEN.search(page).group(1)}
+    return client.post(question_url(attempt, number), data)
+
+
+def test_a_kept_part_carries_each_learners_own_links_and_token(quiz):
+    (first, one), (second, other) = _learner(quiz), _learner(quiz)
+    attempts = [one, other]
+    choice = choice_of(quiz, 1, correct=True)
+    for client, attempt in zip((first, second), attempts, strict=True):
+        assert _answer(client, attempt, 1, choice).status_code == 302
+    pages = [
+        client.get(question_url(attempt, 1)).content.decode()
+        for client, attempt in zip((first, second), attempts, strict=True)
+    ]
+    for page, attempt, other in zip(pages, attempts, reversed(attempts), strict=True):
+        assert f'href="{question_url(attempt, 2)}"' in page
+        assert str(other.public_id) not in page
+    # Question 2's form, kept once: each learner's token is filled in, and is theirs.
+    forms = [
+        client.get(question_url(attempt, 2)).content.decode()
+        for client, attempt in zip((first, second), attempts, strict=True)
+    ]
+    assert TOKEN.search(forms[0]).group(1) != TOKEN.search(forms[1]).group(1)
+    assert _answer(second, attempts[1], 2, choice_of(quiz, 2, correct=True)).status_code == 302
+
+
+def test_an_edit_shows_at_once_in_a_kept_part(client, quiz):
+    attempt = start(client, quiz)
+    assert "Question 1 prompt" in client.get(question_url(attempt, 1)).content.decode()
+    question = quiz.questions.get(position=1)
+    question.prompt_en = "An edited prompt"
+    question.save()
+    page = client.get(question_url(attempt, 1)).content.decode()
+    assert "An edited prompt" in page and "Question 1 prompt" not in page
+
+
+def test_feedback_parts_differ_by_what_was_picked(quiz):
+    (right, one), (wrong, other) = _learner(quiz), _learner(quiz)
+    attempts = [one, other]
+    _answer(right, attempts[0], 1, choice_of(quiz, 1, correct=True))
+    _answer(wrong, attempts[1], 1, choice_of(quiz, 1, correct=False))
+    assert "Correct." in right.get(question_url(attempts[0], 1)).content.decode()
+    assert "Not quite." in wrong.get(question_url(attempts[1], 1)).content.decode()
