@@ -175,14 +175,19 @@ def attempt_steps(*, attempt: Attempt, quiz: QuizContent) -> tuple[Step, ...]:
     return _steps(attempt, quiz, attempt.answers.order_by().values_list(*_ANSWER_FIELDS))
 
 
+_QUIZ_STAMP = (
+    Quiz.objects.filter(slug=Placeholder("slug")).order_by().values_list("pk", "updated_at")
+)
+_ANY_QUIZ_STAMP = CompiledQuery(_QUIZ_STAMP)  # For editors, who preview unpublished ones.
+_PUBLISHED_QUIZ_STAMP = CompiledQuery(_QUIZ_STAMP.filter(is_published=True))
+
+
 def quiz_for_learner(*, slug: str, can_preview: bool) -> QuizContent | None:
     """The quiz at `slug` if it is published, or if the visitor may preview it (editors)."""
-    quizzes = Quiz.objects.all() if can_preview else Quiz.objects.published()
-    stamp = quizzes.filter(slug=slug).values_list("pk", "updated_at").first()
-    if stamp is None:
+    rows = (_ANY_QUIZ_STAMP if can_preview else _PUBLISHED_QUIZ_STAMP)(slug=slug)
+    if not rows:
         return None
-    pk, updated_at = stamp
-    return quiz_content(quiz_id=pk, updated_at=updated_at)
+    return quiz_content(quiz_id=rows[0].pk, updated_at=rows[0].updated_at)
 
 
 @dataclass(frozen=True)
