@@ -54,7 +54,11 @@
     next = step.next;
     history.replaceState(null, "", `${step.feedback.url}#feedback`);
     show(step.feedback);
-    document.getElementById("feedback").focus();
+    // As a page load at #feedback: scrolled to it (its scroll margin keeps the question's
+    // number in view), and focused, so that its verdict is read out.
+    const feedback = document.getElementById("feedback");
+    feedback.scrollIntoView();
+    feedback.focus({ preventScroll: true });
   });
 
   page.addEventListener("click", (event) => {
@@ -68,7 +72,8 @@
     show(next);
     next = null;
     window.scrollTo(0, 0);
-    document.getElementById("step").focus(); // Its heading is read out, as a new page's title.
+    // Its heading is read out, as a new page's title would be.
+    document.getElementById("step").focus({ preventScroll: true });
   });
 
   // Back or Forward to another step: the server's page for that address, as recorded now.
