@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from quizsite.queries import CompiledQuery, Placeholder
+from quizsite.queries import CompiledInsert, CompiledQuery, Placeholder
 
 from .content import ChoiceContent, QuestionContent, QuizContent
 from .models import (
@@ -155,6 +155,11 @@ _GRADED = CompiledQuery(
     .order_by()
     .values_list("question_id", "is_correct")
 )
+_ANSWER_FKS = ("attempt", "question", "choice")
+_INSERT_ANSWER = CompiledInsert(
+    Answer, *_ANSWER_FKS, "is_correct", "answered_at", returning_pk=True
+)
+_INSERT_PICKS = CompiledInsert(AnswerChoice, "answer", "choice")
 
 
 def is_right(question: QuestionContent, picked: Iterable[int]) -> bool:
@@ -207,14 +212,17 @@ def answer_record(
     first_open = next(n for n, q in enumerate(questions, 1) if q.pk not in graded)
     if questions[first_open - 1].pk != question.pk:
         raise NotOpenYet(first_open)
-    answer = Answer.objects.create(
-        attempt=attempt,
-        question_id=question.pk,
-        choice_id=choices[0].pk if len(choices) == 1 else None,  # See Answer.choice.
-        is_correct=is_right(question, picked),
-    )
-    AnswerChoice.objects.bulk_create(
-        AnswerChoice(answer=answer, choice_id=pk) for pk in sorted(picked)
+    values = {
+        "attempt": attempt.pk,
+        "question": question.pk,
+        "choice": choices[0].pk if len(choices) == 1 else None,  # See Answer.choice.
+        "is_correct": is_right(question, picked),
+        "answered_at": timezone.now(),
+    }
+    answer_id = _INSERT_ANSWER(values)
+    _INSERT_PICKS(*({"answer": answer_id, "choice": pk} for pk in sorted(picked)))
+    answer = Answer(
+        id=answer_id, **{f"{name}_id": values.pop(name) for name in _ANSWER_FKS}, **values
     )
     graded[question.pk] = answer.is_correct
     total = len(questions)

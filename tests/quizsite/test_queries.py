@@ -7,8 +7,8 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from quizsite.queries import CompiledQuery, Placeholder
-from quizzes.models import Attempt
+from quizsite.queries import CompiledInsert, CompiledQuery, Placeholder
+from quizzes.models import Answer, AnswerChoice, Attempt
 from tests.factories import make_quiz
 
 COLUMNS = (
@@ -84,3 +84,43 @@ def test_compiled_once_per_connection_then_only_run(attempts, monkeypatch):
     assert len(compiles) == 1
     assert len(queries) == 4
     assert len({query["sql"] for query in queries}) == 2  # The attempt ids differ, and only they.
+
+
+def test_an_insert_returns_the_new_rows_key_and_writes_it_as_the_orm_would(attempts):
+    insert = CompiledInsert(
+        Answer, "attempt", "question", "choice", "is_correct", "answered_at", returning_pk=True
+    )
+    attempt = attempts[0]
+    questions = list(attempt.quiz.questions.order_by("position"))
+    now = timezone.now()
+    keys = [
+        insert(
+            {
+                "attempt": attempt.pk,
+                "question": question.pk,
+                "choice": None,
+                "is_correct": number == 1,
+                "answered_at": now,
+            }
+        )
+        for number, question in enumerate(questions, 1)
+    ]
+    rows = Answer.objects.filter(pk__in=keys).order_by("pk")
+    assert [(a.pk, a.question_id, a.is_correct, a.answered_at) for a in rows] == [
+        (keys[0], questions[0].pk, True, now),
+        (keys[1], questions[1].pk, False, now),
+    ]
+    with pytest.raises(ValueError):
+        insert({}, {})
+
+
+def test_an_insert_of_several_rows_is_one_statement(attempts):
+    attempt = attempts[0]
+    question = attempt.quiz.questions.first()
+    answer = Answer.objects.create(attempt=attempt, question=question, is_correct=False)
+    choices = list(question.choices.values_list("pk", flat=True))
+    insert = CompiledInsert(AnswerChoice, "answer", "choice")
+    with CaptureQueriesContext(connection) as queries:
+        insert(*({"answer": answer.pk, "choice": pk} for pk in choices))
+    assert len(queries) == 1
+    assert sorted(answer.picks.values_list("choice", flat=True)) == sorted(choices)
