@@ -50,7 +50,8 @@ class CompiledQuery:
 
     def __init__(self, queryset: QuerySet):
         self.queryset = queryset
-        self.Row = namedtuple("Row", queryset.query.values_select)
+        # The columns in the order values_list() gave them, annotations included.
+        self.Row = namedtuple("Row", queryset.query.selected or queryset.query.values_select)
         self._compiled: WeakKeyDictionary = WeakKeyDictionary()  # By connection.
 
     def __call__(self, **values: Any) -> list[tuple]:

@@ -274,12 +274,9 @@ class QuizStatus:
 NOT_STARTED = QuizStatus(attempts=())
 
 
-def quiz_statuses(*, learner: Learner, quiz_ids: Iterable[int]) -> dict[int, QuizStatus]:
-    """The learner's status at each of these quizzes that they attempted (one query, none for
-    a visitor with neither account nor key); a quiz they never started is not in it."""
-    quiz_ids = list(quiz_ids)
-    if not learner.is_known or not quiz_ids:
-        return {}
+def _status_rows(attempts: QuerySet[Attempt]) -> QuerySet:
+    """The rows `quiz_statuses` folds: each attempt not abandoned, with its answer count and
+    its quiz's question count, the newest first."""
     question_count = Subquery(
         Question.objects.filter(quiz=OuterRef("quiz"))
         .order_by()
@@ -288,9 +285,8 @@ def quiz_statuses(*, learner: Learner, quiz_ids: Iterable[int]) -> dict[int, Qui
         .values("n"),
         output_field=IntegerField(),
     )
-    rows = (
-        _learner_attempts(learner)
-        .filter(quiz__in=quiz_ids, abandoned_at=None)
+    return (
+        attempts.filter(abandoned_at=None)
         .order_by("-started_at", "-pk")
         .annotate(answered=Count("answers"), quiz_questions=question_count)
         .values_list(
@@ -307,6 +303,34 @@ def quiz_statuses(*, learner: Learner, quiz_ids: Iterable[int]) -> dict[int, Qui
             "quiz__pass_mark",
         )
     )
+
+
+# The quiz page's status, at one quiz: compiled once per connection, as it is read by every
+# learner who opens a quiz to start it.
+_USER_QUIZ_STATUS = CompiledQuery(
+    _status_rows(Attempt.objects.filter(user=Placeholder("user"), quiz=Placeholder("quiz")))
+)
+_KEY_QUIZ_STATUS = CompiledQuery(
+    _status_rows(
+        Attempt.objects.filter(
+            user=None, learner_key=Placeholder("learner_key"), quiz=Placeholder("quiz")
+        )
+    )
+)
+
+
+def quiz_statuses(*, learner: Learner, quiz_ids: Iterable[int]) -> dict[int, QuizStatus]:
+    """The learner's status at each of these quizzes that they attempted (one query, none for
+    a visitor with neither account nor key); a quiz they never started is not in it."""
+    quiz_ids = list(quiz_ids)
+    if not learner.is_known or not quiz_ids:
+        return {}
+    if len(quiz_ids) > 1:
+        rows = _status_rows(_learner_attempts(learner).filter(quiz__in=quiz_ids))
+    elif learner.user_id is not None:
+        rows = _USER_QUIZ_STATUS(user=learner.user_id, quiz=quiz_ids[0])
+    else:
+        rows = _KEY_QUIZ_STATUS(learner_key=learner.key, quiz=quiz_ids[0])
     by_quiz: dict[int, list[PastAttempt]] = {}
     for quiz_id, *fields, answered, quiz_questions, question_ids, pass_mark in rows:
         count = len(question_ids) if question_ids is not None else quiz_questions or 0

@@ -227,6 +227,17 @@ def _step_title(found: LearnerAttempt, step: Step) -> str:
     }
 
 
+def _kept(name: str, shown: tuple, template: str, context: dict) -> SafeString:
+    """`template` rendered with `context`, kept in the per-process cache under `shown`, which
+    must hold all that the template shows (the quiz's stamp first): the same for every
+    learner who sees the same."""
+    key = f"{name}:" + ":".join(map(str, shown))
+    if (html := cache.get(key)) is None:
+        html = render_to_string(template, context | {"LANGUAGE_CODE": get_language()})
+        cache.set(key, html, 3600)
+    return mark_safe(html)
+
+
 # Stand for the attempt's id and the CSRF token in a kept step part: nothing else in it
 # differs between two learners at the same point of the same quiz.
 _ATTEMPT_MARK, _TOKEN_MARK = "\x00attempt\x00", "\x00token\x00"
@@ -290,24 +301,30 @@ def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
     found = _get_attempt_for(request, public_id)
     if not found.attempt.is_finished:
         return redirect(found.attempt.question_url(found.first_open or 1))
-    review = []
+    mistakes_only = request.GET.get("mistakes") == "1"
+    summary, review, mistakes = [], [], 0
     for step in found.steps:
         choices = _ordered_choices(found, step.question)
-        review.append(
-            {"number": step.number, "question": step.question, "choices": choices}
-            | _review(choices, step.recorded)
-        )
-    mistakes_only = request.GET.get("mistakes") == "1"
+        item = {"number": step.number, "question": step.question, "choices": choices}
+        item |= _review(choices, step.recorded)
+        mistakes += not item["is_correct"]
+        shown = (found.quiz.pk, found.quiz.updated_at.isoformat(), get_language())
+        shown += (_choice_order(found), step.number, step.question.pk, item["picked_key"])
+        shown += (item["is_correct"], mistakes_only)
+        context = {"item": item, "quiz": found.quiz, "mistakes_only": mistakes_only}
+        context["choice_order"] = shown[3]
+        summary.append(_kept("summary-item", shown, "quizzes/_summary_item.html", context))
+        if not (mistakes_only and item["is_correct"]):
+            review.append(_kept("review-item", shown, "quizzes/_review_item.html", context))
     context = {
         "attempt": found.attempt,
         "quiz": found.quiz,
         "passed": found.passed,
-        "summary": review,
-        "review": [item for item in review if not (mistakes_only and item["is_correct"])],
-        "mistakes": sum(1 for item in review if not item["is_correct"]),
+        "summary": summary,
+        "review": review,
+        "mistakes": mistakes,
         "mistakes_only": mistakes_only,
         "guides": found.quiz.guide_paths,
-        "choice_order": _choice_order(found),
     }
     return render(request, "quizzes/results.html", context)
 
