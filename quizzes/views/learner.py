@@ -163,7 +163,8 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
             found = replace(found, steps=attempt_steps(attempt=found.attempt, quiz=found.quiz))
             step = found.steps[step.number - 1]
         else:
-            if request.get_preferred_type(["text/html", "application/json"]) == "text/html":
+            wants = request.get_preferred_type(["text/html", "application/json"])
+            if wants != "application/json":  # A form's POST, or an Accept header it can't read.
                 return redirect(found.attempt.question_url(step.number) + "#feedback")
             recorded = Recorded(answer.is_correct, frozenset(choice.pk for choice in picks))
             steps = list(found.steps)

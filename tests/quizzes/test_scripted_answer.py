@@ -71,7 +71,11 @@ def test_in_french_the_parts_are_french(client, quiz):
     assert step["next"]["url"] == question_url(attempt, 2, "fr")
 
 
-@pytest.mark.parametrize("headers", [BROWSER_FORM, {}], ids=["browser-form", "no-accept"])
+@pytest.mark.parametrize(
+    "headers",
+    [BROWSER_FORM, {}, {"HTTP_ACCEPT": ""}, {"HTTP_ACCEPT": "a/b/c;;;"}],
+    ids=["browser-form", "no-accept", "empty-accept", "unreadable-accept"],
+)
 def test_a_plain_form_post_is_still_redirected_to_its_feedback(client, quiz, headers):
     attempt = start(client, quiz)
     response = _post(client, attempt, 1, choice_of(quiz, 1, correct=True), **headers)
