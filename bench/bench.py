@@ -120,10 +120,14 @@ def take_quiz(browser: Browser, lang: str, slug: str, deadline: float, scripted:
     number = 1
     path = f"/{lang}/attempts/{attempt}/questions/1/"
     _, page = browser.expect("question", 200, "GET", path)
+    token = CSRF.search(page)
     while time.monotonic() < deadline:
         if (choice := CHOICE.search(page)) is not None:  # Else answered before, and resumed.
-            form = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "choice": choice.group(1)}
-            if scripted:  # The page's script: feedback and next question in one response.
+            if not scripted:
+                token = CSRF.search(page)
+            form = {"csrfmiddlewaretoken": token.group(1), "choice": choice.group(1)}
+            if scripted:  # The page's script: feedback and next question in one response,
+                # whose form it gives the page's token.
                 _, content = browser.expect("answer", 200, "POST", path, form, "application/json")
                 recorder.answered(attempt)
                 step = json.loads(content)

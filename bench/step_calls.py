@@ -41,7 +41,7 @@ QUIZ = "/en/quizzes/data-parallelism-quiz/"
 
 class Learner:
     def __init__(self, app: WSGIHandler) -> None:
-        self.app, self.cookies = app, {}
+        self.app, self.cookies, self.token = app, {}, ""
         self.calls: dict[str, list[int]] = defaultdict(list)
 
     def request(self, kind: str, method: str, path: str, form: str = "", accept="text/html"):
@@ -73,8 +73,10 @@ class Learner:
         return dict(headers).get("Location", ""), content
 
     def answer_form(self, page: str) -> str:
-        token, choice = CSRF.search(page).group(1), CHOICE.search(page).group(1)
-        return f"csrfmiddlewaretoken={token}&choice={choice}"
+        """With the page's token, as the script gives it the forms it shows."""
+        token = CSRF.search(page)
+        self.token = token.group(1) if token else self.token
+        return f"csrfmiddlewaretoken={self.token}&choice={CHOICE.search(page).group(1)}"
 
     def take_quiz(self, scripted: bool) -> int:
         """The demo quiz from its page to its results; the number of steps."""

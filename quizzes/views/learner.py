@@ -182,13 +182,15 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
 def _steps_json(request: HttpRequest, found: LearnerAttempt, number: int) -> JsonResponse:
     """For the question page's script (quizzes/static/quizzes/step.js): question `number`'s
     feedback and the next question, each as its page's address, title and step part, the
-    same HTML as the full pages show. The script only takes a recorded answer this way."""
-    token = get_token(request)
+    same HTML as the full pages show. The script only takes a recorded answer this way.
+
+    The parts' forms carry no CSRF token: the script gives them the one it posted, which
+    keeps the token out of every reply it makes (and spares masking a new one)."""
     parts = [
         {
             "url": found.attempt.question_url(step.number),
             "title": f"{_step_title(found, step)} · {found.quiz.title} · Quizsite",
-            "main": _step_part(found, step, token=token),
+            "main": _step_part(found, step, token=""),
         }
         for step in found.steps[number - 1 : number + 1]
     ]
@@ -254,46 +256,46 @@ def _step_part(
 ) -> SafeString:
     """templates/quizzes/_step.html for question `step`: its form, or its feedback once
     answered. Kept in the cache under the quiz's stamp and everything the part shows, with
-    the attempt's id and the CSRF token filled in; a refused answer's part is made anew."""
-    choices = _ordered_choices(found, step.question)
-    total = len(found.steps)
-    closed = found.closed_reason
+    the attempt's id and the CSRF token `token` filled in; a refused answer's part is made
+    anew."""
     recorded = step.recorded
-    key = None
+    key = kept = None
     if form is None and notice is None:
         shown = (found.quiz.pk, found.quiz.updated_at.isoformat(), get_language())
-        shown += (_choice_order(found), found.attempt.kind, closed, step.number, total)
-        shown += (found.answered_count, recorded and recorded.key, recorded and recorded.is_correct)
+        shown += (_choice_order(found), found.attempt.kind, found.closed_reason, step.number)
+        shown += (len(found.steps), found.answered_count)
+        shown += (recorded and recorded.key, recorded and recorded.is_correct)
         key = "step-part:" + ":".join(map(str, shown))
-        if (kept := cache.get(key)) is not None:
-            public_id = str(found.attempt.public_id)
-            return mark_safe(kept.replace(_ATTEMPT_MARK, public_id).replace(_TOKEN_MARK, token))
-    context = {
-        "attempt": found.attempt,
-        "quiz": found.quiz,
-        "question": step.question,
-        "choices": choices,
-        "form": form,
-        "number": step.number,
-        "total": total,
-        "step_title": _step_title(found, step),
-        "answered_count": found.answered_count,
-        "answered": recorded is not None,
-        "closed": closed,
-        **_review(choices, recorded),
-        "choice_order": _choice_order(found),
-        "next_url": found.attempt.question_url(step.number + 1)
-        if step.number < total
-        else found.attempt.get_absolute_url(),
-        "notice": notice,
-        "csrf_token": token,
-        "LANGUAGE_CODE": get_language(),
-    }
-    html = render_to_string("quizzes/_step.html", context)
-    if key is not None:
-        kept = html.replace(str(found.attempt.public_id), _ATTEMPT_MARK)
-        cache.set(key, kept.replace(token, _TOKEN_MARK), 3600)
-    return mark_safe(html)
+        kept = cache.get(key)
+    public_id = str(found.attempt.public_id)
+    if kept is None:
+        choices = _ordered_choices(found, step.question)
+        total = len(found.steps)
+        context = {
+            "attempt": found.attempt,
+            "quiz": found.quiz,
+            "question": step.question,
+            "choices": choices,
+            "form": form,
+            "number": step.number,
+            "total": total,
+            "step_title": _step_title(found, step),
+            "answered_count": found.answered_count,
+            "answered": recorded is not None,
+            "closed": found.closed_reason,
+            **_review(choices, recorded),
+            "choice_order": _choice_order(found),
+            "next_url": found.attempt.question_url(step.number + 1)
+            if step.number < total
+            else found.attempt.get_absolute_url(),
+            "notice": notice,
+            "csrf_token": _TOKEN_MARK,
+            "LANGUAGE_CODE": get_language(),
+        }
+        kept = render_to_string("quizzes/_step.html", context).replace(public_id, _ATTEMPT_MARK)
+        if key is not None:
+            cache.set(key, kept, 3600)
+    return mark_safe(kept.replace(_ATTEMPT_MARK, public_id).replace(_TOKEN_MARK, token))
 
 
 @require_safe

@@ -9,6 +9,9 @@
   const page = document.getElementById("step-page");
   if (!page || !window.fetch || !window.history.pushState) return;
   let next = null; // The next question, as the last answer's response gave it.
+  // The page's CSRF token: the parts the server sends have none, so each form gets this one.
+  const tokenField = () => page.querySelector("input[name=csrfmiddlewaretoken]");
+  const token = tokenField() && tokenField().value;
   let shownPath = location.pathname;
 
   const show = (part) => {
@@ -36,6 +39,7 @@
     const button = form.querySelector("button[type=submit]");
     if (button.disabled) return;
     button.disabled = true; // One answer per click (the server records one anyway).
+    if (token) form.elements.csrfmiddlewaretoken.value = token;
     let step;
     try {
       const response = await fetch(form.action, {
