@@ -169,7 +169,7 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
             recorded = Recorded(answer.is_correct, frozenset(choice.pk for choice in picks))
             steps = list(found.steps)
             steps[step.number - 1] = replace(step, recorded=recorded)
-            return _steps_json(request, replace(found, steps=tuple(steps)), step.number)
+            return _steps_json(replace(found, steps=tuple(steps)), step.number)
     first_open = found.first_open
     if first_open is not None and step.number > first_open:
         return _out_of_order(request, found, first_open)
@@ -179,7 +179,7 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
     return _question_page(request, found, step, form=form, status=400)
 
 
-def _steps_json(request: HttpRequest, found: LearnerAttempt, number: int) -> JsonResponse:
+def _steps_json(found: LearnerAttempt, number: int) -> JsonResponse:
     """For the question page's script (quizzes/static/quizzes/step.js): question `number`'s
     feedback and the next question, each as its page's address, title and step part, the
     same HTML as the full pages show. The script only takes a recorded answer this way.
