@@ -4,9 +4,10 @@ Each learner is a thread with its own cookies (learner key, CSRF token), as a br
 opens the quiz page, starts an attempt, and answers every question, then loads the results,
 then starts again, sending each request as soon as the last one is answered, until the time
 is up. Two paths, one after the other: a learner without JavaScript loads each question,
-posts an answer (with the form's CSRF token) and loads the feedback it is redirected to; one
-with JavaScript loads the first question only, then posts each answer as the page's script
-does and reads the feedback and the next question from that one response. Before, between
+posts an answer (with the form's CSRF token) and loads the feedback it is redirected to, and
+at the end the results; one with JavaScript posts Start and each answer as the page's
+script does, and reads the first question from Start's response, and the feedback with the
+next question, or at the end the results, from each answer's. Before, between
 and after them, as many clients ask /healthz for a few seconds: the same server's ceiling,
 to compare (measured on every side, as other work on the machine may come and go).
 
@@ -36,7 +37,7 @@ KINDS = ("quiz page", "start", "question", "answer", "feedback", "results")
 PATHS = {"js": "with JavaScript", "nojs": "without JavaScript"}
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 CHOICE = re.compile(r'name="choice" value="(\d+)"')
-ATTEMPT = re.compile(r"/attempts/([0-9a-f-]{36})/questions/1/$")
+ATTEMPT = re.compile(r"/attempts/([0-9a-f-]{36})/questions/(\d+)/$")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -113,36 +114,39 @@ def take_quiz(browser: Browser, lang: str, slug: str, deadline: float, scripted:
     recorder = browser.recorder
     _, page = browser.expect("quiz page", 200, "GET", f"/{lang}/quizzes/{slug}/")
     token = CSRF.search(page).group(1)
-    location, _ = browser.expect(
-        "start", 302, "POST", f"/{lang}/quizzes/{slug}/start/", {"csrfmiddlewaretoken": token}
-    )
-    attempt = ATTEMPT.search(location).group(1)
-    number = 1
-    path = f"/{lang}/attempts/{attempt}/questions/1/"
-    _, page = browser.expect("question", 200, "GET", path)
-    token = CSRF.search(page)
+    start = f"/{lang}/quizzes/{slug}/start/", {"csrfmiddlewaretoken": token}
+    if scripted:  # The page's script: Start's response has the first question, whose form
+        # (as every form it shows) it gives the page's token.
+        _, content = browser.expect("start", 200, "POST", *start, "application/json")
+        first = json.loads(content)["next"]
+        path, page = first["url"], first["main"]
+    else:
+        path, _ = browser.expect("start", 302, "POST", *start)
+        _, page = browser.expect("question", 200, "GET", path)
+    attempt, number = ATTEMPT.search(path).groups()
+    number = int(number)
     while time.monotonic() < deadline:
-        if (choice := CHOICE.search(page)) is not None:  # Else answered before, and resumed.
-            if not scripted:
-                token = CSRF.search(page)
-            form = {"csrfmiddlewaretoken": token.group(1), "choice": choice.group(1)}
-            if scripted:  # The page's script: feedback and next question in one response,
-                # whose form it gives the page's token.
-                _, content = browser.expect("answer", 200, "POST", path, form, "application/json")
-                recorder.answered(attempt)
-                step = json.loads(content)
-                page = step["next"]["main"] if step["next"] else ""
-            else:
-                browser.expect("answer", 302, "POST", path, form)
-                recorder.answered(attempt)
-                _, page = browser.expect("feedback", 200, "GET", path)
-        if f"/questions/{number + 1}/" not in page and not (scripted and page):
+        choice = CHOICE.search(page)
+        if scripted:  # The feedback and what follows, the next question or the results.
+            form = {"csrfmiddlewaretoken": token, "choice": choice.group(1)}
+            _, content = browser.expect("answer", 200, "POST", path, form, "application/json")
+            recorder.answered(attempt)
+            following = json.loads(content)["next"]
+            if following["url"].endswith("/results/"):
+                return
+            path, page = following["url"], following["main"]
+            continue
+        if choice is not None:  # Else answered before a failure: Start resumed at question 1.
+            form = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "choice": choice.group(1)}
+            browser.expect("answer", 302, "POST", path, form)
+            recorder.answered(attempt)
+            _, page = browser.expect("feedback", 200, "GET", path)
+        if f"/questions/{number + 1}/" not in page:
             browser.expect("results", 200, "GET", f"/{lang}/attempts/{attempt}/results/")
             return
         number += 1
         path = f"/{lang}/attempts/{attempt}/questions/{number}/"
-        if not scripted:
-            _, page = browser.expect("question", 200, "GET", path)
+        _, page = browser.expect("question", 200, "GET", path)
 
 
 def learner(host, port, recorder, lang, slug, deadline, scripted) -> None:

@@ -4,8 +4,9 @@
     DATABASE_URL=$(scripts/postgres url) .venv/bin/python bench/step_calls.py   # PostgreSQL
 
 An anonymous learner takes the demo quiz through Django's WSGI handler, as bench/bench.py's
-learners do over HTTP, on both paths (with the page's script: one POST an answer; without:
-the question, the POST and the feedback), and cProfile counts the function calls of each
+learners do over HTTP, on both paths (with the page's script: Start's POST, then one POST an
+answer, whose response has what follows; without: Start, then the question, the POST and the
+feedback, then the results), and cProfile counts the function calls of each
 kind of request. The same for /healthz, the unit the load benchmark compares with.
 """
 
@@ -81,25 +82,32 @@ class Learner:
     def take_quiz(self, scripted: bool) -> int:
         """The demo quiz from its page to its results; the number of steps."""
         _, page = self.request("quiz page", "GET", QUIZ)
-        form = f"csrfmiddlewaretoken={CSRF.search(page).group(1)}"
+        self.token = CSRF.search(page).group(1)
+        form = f"csrfmiddlewaretoken={self.token}"
+        if scripted:  # Start's response has the first question; each answer's what follows.
+            _, reply = self.request("start", "POST", f"{QUIZ}start/", form, "application/json")
+            following = json.loads(reply)["next"]
+            steps = 0
+            while not following["url"].endswith("/results/"):
+                steps += 1
+                form = self.answer_form(following["main"])
+                _, reply = self.request(
+                    "answer", "POST", following["url"], form, "application/json"
+                )
+                following = json.loads(reply)["next"]
+            return steps
         path, _ = self.request("start", "POST", f"{QUIZ}start/", form)
         _, page = self.request("question", "GET", path)
         steps = 0
-        while page:
+        while True:
             steps += 1
-            if scripted:
-                form = self.answer_form(page)
-                _, reply = self.request("answer", "POST", path, form, "application/json")
-                following = json.loads(reply)["next"]
-                path, page = (following["url"], following["main"]) if following else (path, "")
-            else:
-                self.request("answer", "POST", path, self.answer_form(page))
-                _, page = self.request("feedback", "GET", path)
-                number = int(path.rstrip("/").rsplit("/", 1)[1])
-                if f"/questions/{number + 1}/" not in page:
-                    break
-                path = path.replace(f"/questions/{number}/", f"/questions/{number + 1}/")
-                _, page = self.request("question", "GET", path)
+            self.request("answer", "POST", path, self.answer_form(page))
+            _, page = self.request("feedback", "GET", path)
+            number = int(path.rstrip("/").rsplit("/", 1)[1])
+            if f"/questions/{number + 1}/" not in page:
+                break
+            path = path.replace(f"/questions/{number}/", f"/questions/{number + 1}/")
+            _, page = self.request("question", "GET", path)
         self.request("results", "GET", path.split("/questions/")[0] + "/results/")
         return steps
 

@@ -16,9 +16,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ..content import ChoiceContent, QuestionContent, QuizContent
 from ..forms import AnswerForm
-from ..models import AttemptKind
+from ..models import Attempt, AttemptKind
 from ..selectors import (
     NOT_STARTED,
+    Learner,
     LearnerAttempt,
     Recorded,
     Step,
@@ -94,12 +95,29 @@ def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
     if request.user.is_authenticated:
         attempt = attempt_start(quiz=quiz, user=request.user, kind=kind, start_over=start_over)
         note_attempts(request)
-        return redirect(attempt.question_url(1))
+        return _started(request, attempt, Learner(user_id=request.user.pk, key=None))
     key = learner_of(request).key or new_learner_key()
     attempt = attempt_start(quiz=quiz, user=None, learner_key=key, kind=kind, start_over=start_over)
-    response = redirect(attempt.question_url(1))  # Then on to its first open question.
+    response = _started(request, attempt, Learner(user_id=None, key=key))
     keep_learner_key(response, key)  # Again, so that it lasts from the latest start.
     return response
+
+
+def _started(request: HttpRequest, attempt: Attempt, learner: Learner) -> HttpResponse:
+    """On to the attempt's first open question: its page (which tells which that is), or for
+    the page's script that question's part, as an answer's reply gives the next one."""
+    if not _wants_json(request):
+        return redirect(attempt.question_url(1))
+    found = attempt_for_learner(public_id=attempt.public_id, learner=learner)
+    if found is None or found.first_open is None:  # Gone or full since: the page tells.
+        return redirect(attempt.question_url(1))
+    return _json_reply(next=_question_json(found, found.steps[found.first_open - 1]))
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    """Whether the page's script asks (a form's POST, or an Accept header it can't read, gets
+    the pages)."""
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
 
 
 def _get_attempt_for(request: HttpRequest, public_id: UUID) -> LearnerAttempt:
@@ -163,8 +181,7 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
             found = replace(found, steps=attempt_steps(attempt=found.attempt, quiz=found.quiz))
             step = found.steps[step.number - 1]
         else:
-            wants = request.get_preferred_type(["text/html", "application/json"])
-            if wants != "application/json":  # A form's POST, or an Accept header it can't read.
+            if not _wants_json(request):
                 return redirect(found.attempt.question_url(step.number) + "#feedback")
             recorded = Recorded(answer.is_correct, frozenset(choice.pk for choice in picks))
             steps = list(found.steps)
@@ -181,22 +198,39 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
 
 def _steps_json(found: LearnerAttempt, number: int) -> JsonResponse:
     """For the question page's script (quizzes/static/quizzes/step.js): question `number`'s
-    feedback and the next question, each as its page's address, title and step part, the
-    same HTML as the full pages show. The script only takes a recorded answer this way.
+    feedback and what follows it, the next question or after the last one the results."""
+    feedback = _question_json(found, found.steps[number - 1])
+    if number < len(found.steps):
+        return _json_reply(feedback=feedback, next=_question_json(found, found.steps[number]))
+    return _json_reply(feedback=feedback, next=_results_json(found))
 
-    The parts' forms carry no CSRF token: the script gives them the one it posted, which
-    keeps the token out of every reply it makes (and spares masking a new one)."""
-    parts = [
-        {
-            "url": found.attempt.question_url(step.number),
-            "title": f"{_step_title(found, step)} · {found.quiz.title} · Quizsite",
-            "main": _step_part(found, step, token=""),
-        }
-        for step in found.steps[number - 1 : number + 1]
-    ]
-    response = JsonResponse({"feedback": parts[0], "next": parts[1] if len(parts) > 1 else None})
+
+def _json_reply(**parts: dict) -> JsonResponse:
+    response = JsonResponse(parts)
     patch_vary_headers(response, ["Accept"])
     return response
+
+
+# A page for the script, as its address, its title and its step part: the same HTML as the
+# full page shows in its <div id="step-page">. The parts' forms carry no CSRF token: the
+# script gives them the page's, which keeps the token out of every reply (and spares
+# masking a new one).
+
+
+def _question_json(found: LearnerAttempt, step: Step) -> dict:
+    return {
+        "url": found.attempt.question_url(step.number),
+        "title": f"{_step_title(found, step)} · {found.quiz.title} · Quizsite",
+        "main": _step_part(found, step, token=""),
+    }
+
+
+def _results_json(found: LearnerAttempt) -> dict:
+    return {
+        "url": found.attempt.get_absolute_url(),
+        "title": f"{_results_title(found)} · {found.quiz.title} · Quizsite",
+        "main": _results_part(found, token="", mistakes_only=False),
+    }
 
 
 def _out_of_order(request: HttpRequest, found: LearnerAttempt, first_open: int) -> HttpResponse:
@@ -305,6 +339,23 @@ def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
     if not found.attempt.is_finished:
         return redirect(found.attempt.question_url(found.first_open or 1))
     mistakes_only = request.GET.get("mistakes") == "1"
+    context = {
+        "quiz": found.quiz,
+        "title": _results_title(found),
+        "results_part": _results_part(found, token=get_token(request), mistakes_only=mistakes_only),
+    }
+    return render(request, "quizzes/results.html", context)
+
+
+def _results_title(found: LearnerAttempt) -> str:
+    if found.attempt.kind == AttemptKind.PRACTICE:
+        return _("Your practice results")
+    return _("Your results")
+
+
+def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> SafeString:
+    """templates/quizzes/_results.html: its line per question and each review are kept in
+    the cache, as the same for every learner who answered the same."""
     summary, review, mistakes = [], [], 0
     for step in found.steps:
         choices = _ordered_choices(found, step.question)
@@ -328,8 +379,11 @@ def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
         "mistakes": mistakes,
         "mistakes_only": mistakes_only,
         "guides": found.quiz.guide_paths,
+        "csrf_token": _TOKEN_MARK,  # As the step parts: Django renders no empty token.
+        "LANGUAGE_CODE": get_language(),
     }
-    return render(request, "quizzes/results.html", context)
+    html = render_to_string("quizzes/_results.html", context)
+    return mark_safe(html.replace(_TOKEN_MARK, token))
 
 
 @require_POST

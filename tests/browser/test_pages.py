@@ -72,6 +72,24 @@ def question_next_by_script(page: Page, browser_attempt, lang: str) -> Response:
     return response
 
 
+def question_started_by_script(page: Page, browser_attempt, lang: str) -> Response:
+    """The first question the page's script shows in place of the quiz page after Start."""
+    response = page.goto(f"/{lang}/quizzes/data-parallelism-quiz/")
+    page.get_by_role("button", name=t(lang, "Start the quiz")).click()
+    expect(page.get_by_role("heading", level=1)).to_be_focused()
+    return response
+
+
+def results_by_script(page: Page, browser_attempt, lang: str) -> Response:
+    """The results the page's script shows in place after the last answer's feedback."""
+    response = page.goto(question_url(browser_attempt(answered=7, lang=lang), 8, lang))
+    page.locator(".choice label").first.click()
+    page.get_by_role("button", name=t(lang, "Check answer")).click()
+    page.get_by_role("link", name=t(lang, "See your results")).click()
+    expect(page.locator("#score")).to_be_visible()
+    return response
+
+
 def question_form_error(page: Page, browser_attempt, lang: str) -> Response:
     page.goto(question_url(browser_attempt(lang=lang), 1, lang))
     with page.expect_navigation() as navigation:
@@ -247,9 +265,10 @@ def practice_results(page: Page, browser_attempt, lang: str) -> Response:
         page.locator(".choice input").first.check()
         with page.expect_navigation():
             page.get_by_role("button", name=t(lang, "Check answer")).click()
-        with page.expect_navigation() as navigation:
+        with page.expect_navigation():
             page.locator(".verdict-bar .button").click()
-    return navigation.value
+    expect(page.locator("#score")).to_be_visible()  # Shown in place by the page's script,
+    return page.reload()  # and here as the server sends it.
 
 
 def nothing_to_practise(page: Page, browser_attempt, lang: str) -> Response:
@@ -331,6 +350,8 @@ PAGES = [
     pytest.param(question_form_error, id="question-form-error"),
     pytest.param(question_feedback_by_script, id="question-feedback-by-script"),
     pytest.param(question_next_by_script, id="question-next-by-script"),
+    pytest.param(question_started_by_script, id="question-started-by-script"),
+    pytest.param(results_by_script, id="results-by-script"),
     pytest.param(question_with_code_and_maths, id="question-with-code-and-maths"),
     pytest.param(question_with_english_fallback, id="question-with-english-fallback"),
     pytest.param(results, id="results"),
@@ -361,7 +382,12 @@ PAGES = [
 ]
 STATUS = {"question_form_error": 400, "not_found": 404}
 # Pages the script changed after their load: checked as the browser has them then.
-SCRIPTED = {"question_feedback_by_script", "question_next_by_script"}
+SCRIPTED = {
+    "question_feedback_by_script",
+    "question_next_by_script",
+    "question_started_by_script",
+    "results_by_script",
+}
 
 
 @pytest.fixture(autouse=True)

@@ -217,9 +217,10 @@ def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
 
 
 def test_with_script_a_step_is_one_request_and_focus_follows(page, demo):
-    """The script posts each answer and gets the next question with its feedback: no page
-    load between the first question and the results. Focus, title, address and the links
-    to the other language follow each step; Back shows the server's page for its address."""
+    """The script posts Start and gets the first question, then each answer and gets its
+    feedback with what follows: no page load from the quiz page to the results. Focus,
+    title, address and the links to the other language follow each step; Back shows the
+    server's page for its address."""
     plan = _plan(demo, "en")
     loads, posts = [], []
     page.on(
@@ -233,6 +234,9 @@ def test_with_script_a_step_is_one_request_and_focus_follows(page, demo):
     page.goto(f"/en/quizzes/{demo.slug}/")
     page.get_by_role("button", name="Start the quiz").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Question 1 of 8")
+    expect(page.get_by_role("heading", level=1)).to_be_focused()
+    expect(page).to_have_url(re.compile(r"/en/attempts/[-0-9a-f]+/questions/1/$"))
+    expect(page).to_have_title(f"Question 1 of 8 · {_title(demo, 'en')} · Quizsite")
     for number, (_prompt, choice_text, right) in enumerate(plan, 1):
         page.locator("label", has_text=choice_text).click()
         page.get_by_role("button", name="Check answer").click()
@@ -255,9 +259,22 @@ def test_with_script_a_step_is_one_request_and_focus_follows(page, demo):
             expect(page.locator("#feedback h2")).to_contain_text("Correct.")
             page.get_by_role("link", name="Next question").click()
             expect(page).to_have_url(re.compile(r"/questions/3/$"))
-    answered = [url for url in loads if re.search(r"/questions/\d+/", url)]
-    assert [url.rsplit("/questions/", 1)[1] for url in answered] == ["1/", "2/", "3/"], answered
-    assert len(posts) == 8, posts
     page.get_by_role("link", name="See your results").click()
     _expect_results(page, "en")
+    expect(page).to_have_title(f"Your results · {_title(demo, 'en')} · Quizsite")
+    expect(page.get_by_role("heading", level=1)).to_be_focused()
+    french = page.get_by_role("link", name="Français")
+    expect(french).to_have_attribute("href", re.compile(r"^/fr/attempts/[-0-9a-f]+/results/$"))
     _expect_recorded(demo, "en")
+    # Only Back's reload of question 2 and the link followed from it loaded a page.
+    assert [url.split("/en/", 1)[1].split("/", 1)[0] for url in loads] == [
+        "quizzes",
+        "attempts",
+        "attempts",
+    ], loads
+    answered = [url for url in loads if re.search(r"/questions/\d+/", url)]
+    assert [url.rsplit("/questions/", 1)[1] for url in answered] == ["2/", "3/"], answered
+    assert len(posts) == 9, posts  # Start and the eight answers.
+    # The results' forms work with the page's token: practise the questions missed.
+    page.get_by_role("button", name="Practise the 2 questions I missed").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Question 1 of 2")

@@ -68,6 +68,19 @@ def test_start_post(client, sized_quiz, django_assert_num_queries):
     assert again.status_code == 302 and again["Location"] == response["Location"]
 
 
+def test_the_scripts_start_post_reads_the_attempt_as_its_first_question_would(
+    client, sized_quiz, django_assert_num_queries
+):
+    """Its response has the first open question, which the attempt's read tells."""
+    start_url = f"/en/quizzes/{sized_quiz.slug}/start/"
+    with django_assert_num_queries(START_POST + QUESTION_PAGE + COLD):
+        response = client.post(start_url, HTTP_ACCEPT="application/json")
+    with django_assert_num_queries(START_POST + QUESTION_PAGE):
+        again = client.post(start_url, HTTP_ACCEPT="application/json")
+    assert again.json()["next"]["url"] == response.json()["next"]["url"]
+    assert "/questions/1/" in response.json()["next"]["url"]
+
+
 def test_answer_post(client, sized_quiz, django_assert_num_queries):
     attempt = start(client, sized_quiz)
     choice = choice_of(sized_quiz, 1, correct=True)
@@ -96,6 +109,22 @@ def test_last_answer_post_scores_the_attempt(client, sized_quiz, django_assert_n
         answer(client, attempt, total, last)
     attempt.refresh_from_db()
     assert (attempt.score, attempt.max_score) == (total - 1, total)
+
+
+def test_the_scripts_last_answer_post_brings_the_results_at_no_cost(
+    client, sized_quiz, django_assert_num_queries
+):
+    attempt = start(client, sized_quiz)
+    total = sized_quiz.questions.count()
+    for n in range(1, total):
+        answer(client, attempt, n, choice_of(sized_quiz, n, correct=True))
+    last = choice_of(sized_quiz, total, correct=True)
+    with django_assert_num_queries(LAST_ANSWER_POST):
+        response = client.post(
+            question_url(attempt, total), {"choice": last.pk}, HTTP_ACCEPT="application/json"
+        )
+    assert response.json()["next"]["url"] == results_url(attempt)
+    assert f"{total} / {total}" in response.json()["next"]["main"]
 
 
 def test_results_page(client, sized_quiz, django_assert_num_queries):

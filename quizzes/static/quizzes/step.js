@@ -1,26 +1,32 @@
-// The question page, enhanced: the answer form posts from the page, the answer's feedback and
-// the next question come back in one response (_steps_json in quizzes/views/learner.py), and
-// "Next question" shows that question without another request. The address bar always holds
-// the shown page's own address, which works on its own; without this script, or when its
-// request fails, the form posts as a plain form does and the server's pages take over.
+// The quiz, enhanced: on the quiz page, Start posts from the page and its response has the
+// first question; on a question, the answer form posts from the page and the answer's
+// feedback comes back with what follows it, the next question or the results (_steps_json in
+// quizzes/views/learner.py), which "Next question" or "See your results" then shows without
+// another request. The address bar always holds the shown page's own address, which works on
+// its own; without this script, or when its request fails, a form posts as a plain form does
+// and the server's pages take over.
 "use strict";
 
 (() => {
   const page = document.getElementById("step-page");
   if (!page || !window.fetch || !window.history.pushState) return;
-  let next = null; // The next question, as the last answer's response gave it.
-  // The page's CSRF token: the parts the server sends have none, so each form gets this one.
-  const tokenField = () => page.querySelector("input[name=csrfmiddlewaretoken]");
-  const token = tokenField() && tokenField().value;
+  let next = null; // What follows the last answer, as its response gave it.
+  // The page's CSRF token: the parts the server sends have none, so their forms get this one.
+  const tokenField = page.querySelector("input[name=csrfmiddlewaretoken]");
+  const token = tokenField && tokenField.value;
   let shownPath = location.pathname;
 
   const show = (part) => {
-    page.innerHTML = part.main; // The server's HTML for this step, as its full page has it.
+    page.innerHTML = part.main; // The server's HTML for this page, as its full load has it.
     document.title = part.title;
+    if (!token) return;
+    for (const field of page.querySelectorAll("input[name=csrfmiddlewaretoken]")) {
+      field.value = token;
+    }
   };
 
-  // The page's links outside the step that carry its address (the other languages' versions,
-  // the sign-in's way back) follow it to the next question's.
+  // The page's links outside the part that carry its address (the other languages' versions,
+  // the sign-in's way back) follow it to the new page's.
   const retarget = (from, to) => {
     const tail = (path) => path.replace(/^\/[^/]+/, ""); // Without the language prefix.
     const [old, now] = [tail(from), tail(to)];
@@ -32,15 +38,22 @@
     }
   };
 
-  page.addEventListener("submit", async (event) => {
-    const form = event.target;
-    if (!form.matches("form.question-form")) return;
-    event.preventDefault();
-    const button = form.querySelector("button[type=submit]");
-    if (button.disabled) return;
-    button.disabled = true; // One answer per click (the server records one anyway).
-    if (token) form.elements.csrfmiddlewaretoken.value = token;
-    let step;
+  // A new page in place, as a page load would show it: at its address, scrolled to the top,
+  // its messages gone, and its heading focused, so that it is read out as a new title is.
+  const go = (part) => {
+    history.pushState(null, "", part.url);
+    retarget(shownPath, part.url);
+    shownPath = part.url;
+    show(part);
+    for (const messages of document.querySelectorAll("main > [role=status]")) messages.remove();
+    window.scrollTo(0, 0);
+    page.querySelector("h1").focus({ preventScroll: true });
+  };
+
+  // The form's POST, for JSON; null, after posting it as a plain form instead, when the
+  // server refuses it (its page then says why), answers with anything else, or can't be
+  // reached.
+  const post = async (form) => {
     try {
       const response = await fetch(form.action, {
         method: "POST",
@@ -50,14 +63,30 @@
       });
       const type = response.headers.get("Content-Type") || "";
       if (!response.ok || !type.startsWith("application/json")) throw new Error(response.status);
-      step = await response.json();
+      return await response.json();
     } catch {
-      form.submit(); // As without the script: the server's page says what happened.
+      form.submit();
+      return null;
+    }
+  };
+
+  page.addEventListener("submit", async (event) => {
+    const form = event.target;
+    const answering = form.matches("form.question-form");
+    if (!answering && !form.matches("form.start-form")) return;
+    event.preventDefault();
+    const button = form.querySelector("button[type=submit]");
+    if (button.disabled) return;
+    button.disabled = true; // One post per click (the server records one anyway).
+    const reply = await post(form);
+    if (!reply) return;
+    if (!answering) {
+      go(reply.next); // Start's reply: the attempt's first open question.
       return;
     }
-    next = step.next;
-    history.replaceState(null, "", `${step.feedback.url}#feedback`);
-    show(step.feedback);
+    next = reply.next;
+    history.replaceState(null, "", `${reply.feedback.url}#feedback`);
+    show(reply.feedback);
     // As a page load at #feedback: scrolled to it (its scroll margin keeps the question's
     // number in view), and focused, so that its verdict is read out.
     const feedback = document.getElementById("feedback");
@@ -70,17 +99,11 @@
     const plain = event.button === 0 && !(event.metaKey || event.ctrlKey || event.shiftKey || event.altKey);
     if (!link || !plain || !next || link.getAttribute("href") !== next.url) return;
     event.preventDefault();
-    history.pushState(null, "", next.url);
-    retarget(shownPath, next.url);
-    shownPath = next.url;
-    show(next);
+    go(next);
     next = null;
-    window.scrollTo(0, 0);
-    // Its heading is read out, as a new page's title would be.
-    document.getElementById("step").focus({ preventScroll: true });
   });
 
-  // Back or Forward to another step: the server's page for that address, as recorded now.
+  // Back or Forward to another page: the server's page for that address, as recorded now.
   window.addEventListener("popstate", () => {
     if (location.pathname !== shownPath) location.reload();
   });
