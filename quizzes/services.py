@@ -1,11 +1,12 @@
 """Writes that span models: attempts, answers and regrading."""
 
 import secrets
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, models, router, transaction
 from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -88,23 +89,64 @@ def attempt_start(
         return _open_or_new(quiz, learner, kind, question_ids)
 
 
+def _open_or_new_query(**learner: Placeholder) -> CompiledQuery:
+    """The learner's open attempt of a kind at a quiz, and their count of quiz attempts there:
+    no row when they have no attempt at it."""
+    attempts = Attempt.objects.filter(quiz=Placeholder("quiz"), **learner).order_by()
+    open_now = Q(kind=Placeholder("kind"), completed_at=None, abandoned_at=None)
+    return CompiledQuery(
+        attempts.values("quiz")
+        .annotate(
+            open_id=Max("pk", filter=open_now),
+            quiz_attempts=Count("pk", filter=Q(kind=AttemptKind.QUIZ)),
+        )
+        .values_list("open_id", "quiz_attempts")
+    )
+
+
+# Compiled once per connection, as every learner's Start runs them: a query that tells both
+# whether to resume and whether a new attempt is the learner's first, and the new attempt's
+# INSERT (nothing listens to an attempt's signals).
+_OPEN_OR_COUNT = {
+    "user": _open_or_new_query(user=Placeholder("user")),
+    "key": _open_or_new_query(user=None, learner_key=Placeholder("learner_key")),
+}
+_INSERT_ATTEMPT = CompiledInsert(
+    Attempt,
+    *("public_id", "quiz", "user", "learner_key", "language", "started_at", "is_first"),
+    *("kind", "question_ids"),
+    returning_pk=True,
+)
+
+
 def _open_or_new(quiz, learner: dict, kind: str, question_ids: list[int] | None) -> Attempt:
-    attempts = Attempt.objects.filter(quiz=quiz.pk, **learner)
-    found = attempts.aggregate(  # One query tells both.
-        open_id=Max("pk", filter=Q(kind=kind, completed_at=None, abandoned_at=None)),
-        quiz_attempts=Count("pk", filter=Q(kind=AttemptKind.QUIZ)),
+    if "learner_key" in learner:
+        rows = _OPEN_OR_COUNT["key"](quiz=quiz.pk, kind=kind, learner_key=learner["learner_key"])
+    else:
+        rows = _OPEN_OR_COUNT["user"](quiz=quiz.pk, kind=kind, user=learner["user"].pk)
+    open_id, quiz_attempts = rows[0] if rows else (None, 0)
+    if open_id is not None:
+        return Attempt.objects.get(pk=open_id)
+    values = {
+        "public_id": uuid.uuid4(),
+        "quiz": quiz.pk,
+        "user": learner["user"].pk if learner["user"] is not None else None,
+        "learner_key": learner.get("learner_key", ""),
+        "language": get_language(),
+        "started_at": timezone.now(),
+        "is_first": kind == AttemptKind.QUIZ and not quiz_attempts,
+        "kind": kind,
+        "question_ids": question_ids,
+    }
+    attempt = Attempt(
+        id=_INSERT_ATTEMPT(values),
+        quiz_id=values.pop("quiz"),
+        user_id=values.pop("user"),
+        **values,
     )
-    if found["open_id"] is not None:
-        return Attempt.objects.get(pk=found["open_id"])
-    is_first = kind == AttemptKind.QUIZ and not found["quiz_attempts"]
-    return Attempt.objects.create(
-        quiz_id=quiz.pk,
-        language=get_language(),
-        is_first=is_first,
-        kind=kind,
-        question_ids=question_ids,
-        **learner,
-    )
+    attempt._state.adding = False  # As a saved row is.
+    attempt._state.db = router.db_for_write(Attempt)
+    return attempt
 
 
 class NotFinished(Exception):

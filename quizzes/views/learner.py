@@ -1,5 +1,7 @@
 """The learner's pages: home, a quiz, its questions one at a time, the results."""
 
+import hashlib
+from collections.abc import Callable
 from dataclasses import replace
 from uuid import UUID
 
@@ -72,11 +74,14 @@ def _get_published_quiz(request: HttpRequest, slug: str) -> QuizContent:
 
 @require_safe
 def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The quiz, its facts and its questions' preview (kept, as the same for every learner),
+    the learner's status at it, and Start or Resume."""
     quiz = _get_published_quiz(request, slug)
-    context = {
-        "quiz": quiz,
-        "questions": quiz.questions,
-        "guides": quiz.guide_paths,
+    content = {"quiz": quiz, "questions": quiz.questions, "guides": quiz.guide_paths}
+    shown = (quiz.pk, quiz.updated_at.isoformat(), get_language())
+    context = content | {
+        "intro": _kept("quiz-intro", shown, "quizzes/_quiz_intro.html", lambda: content),
+        "preview": _kept("quiz-preview", shown, "quizzes/_quiz_preview.html", lambda: content),
         "status": quiz_statuses(learner=learner_of(request), quiz_ids=[quiz.pk]).get(
             quiz.pk, NOT_STARTED
         ),
@@ -264,20 +269,47 @@ def _step_title(found: LearnerAttempt, step: Step) -> str:
     }
 
 
-def _kept(name: str, shown: tuple, template: str, context: dict) -> SafeString:
-    """`template` rendered with `context`, kept in the per-process cache under `shown`, which
-    must hold all that the template shows (the quiz's stamp first): the same for every
-    learner who sees the same."""
+# Stand for the attempt's id and the CSRF token in a kept part: nothing else in it differs
+# between two learners who see the same of the same quiz.
+_ATTEMPT_MARK, _TOKEN_MARK = "\x00attempt\x00", "\x00token\x00"
+
+
+def _kept(
+    name: str,
+    shown: tuple,
+    template: str,
+    context: Callable[[], dict],
+    *,
+    attempt: Attempt | None = None,
+    token: str = "",
+) -> SafeString:
+    """`template` rendered with `context()`, kept in the per-process cache under `shown`,
+    which must hold all that the template shows (the quiz's stamp first) but `attempt`'s id
+    and the CSRF token `token`, filled in: the same for every learner who sees the same."""
     key = f"{name}:" + ":".join(map(str, shown))
     if (html := cache.get(key)) is None:
-        html = render_to_string(template, context | {"LANGUAGE_CODE": get_language()})
+        html = _marked(template, context(), attempt)
         cache.set(key, html, 3600)
-    return mark_safe(html)
+    return _filled(html, attempt, token)
 
 
-# Stand for the attempt's id and the CSRF token in a kept step part: nothing else in it
-# differs between two learners at the same point of the same quiz.
-_ATTEMPT_MARK, _TOKEN_MARK = "\x00attempt\x00", "\x00token\x00"
+def _marked(template: str, context: dict, attempt: Attempt | None) -> str:
+    context = context | {"csrf_token": _TOKEN_MARK, "LANGUAGE_CODE": get_language()}
+    html = render_to_string(template, context)
+    return html.replace(str(attempt.public_id), _ATTEMPT_MARK) if attempt else html
+
+
+def _filled(html: str, attempt: Attempt | None, token: str) -> SafeString:
+    if attempt is not None:
+        html = html.replace(_ATTEMPT_MARK, str(attempt.public_id))
+    return mark_safe(html.replace(_TOKEN_MARK, token))
+
+
+def _content_shown(found: LearnerAttempt) -> tuple:
+    """What every kept part of an attempt's pages shows: the quiz as it is now, in the
+    language of the page, its choices in the attempt's order."""
+    stamp = found.quiz.updated_at.isoformat()
+    return (found.quiz.pk, stamp, get_language(), _choice_order(found))
 
 
 def _step_part(
@@ -289,23 +321,13 @@ def _step_part(
     notice: str | None = None,
 ) -> SafeString:
     """templates/quizzes/_step.html for question `step`: its form, or its feedback once
-    answered. Kept in the cache under the quiz's stamp and everything the part shows, with
-    the attempt's id and the CSRF token `token` filled in; a refused answer's part is made
-    anew."""
+    answered. Kept under everything it shows; a refused answer's part is made anew."""
     recorded = step.recorded
-    key = kept = None
-    if form is None and notice is None:
-        shown = (found.quiz.pk, found.quiz.updated_at.isoformat(), get_language())
-        shown += (_choice_order(found), found.attempt.kind, found.closed_reason, step.number)
-        shown += (len(found.steps), found.answered_count)
-        shown += (recorded and recorded.key, recorded and recorded.is_correct)
-        key = "step-part:" + ":".join(map(str, shown))
-        kept = cache.get(key)
-    public_id = str(found.attempt.public_id)
-    if kept is None:
+    total = len(found.steps)
+
+    def context() -> dict:
         choices = _ordered_choices(found, step.question)
-        total = len(found.steps)
-        context = {
+        return {
             "attempt": found.attempt,
             "quiz": found.quiz,
             "question": step.question,
@@ -323,13 +345,14 @@ def _step_part(
             if step.number < total
             else found.attempt.get_absolute_url(),
             "notice": notice,
-            "csrf_token": _TOKEN_MARK,
-            "LANGUAGE_CODE": get_language(),
         }
-        kept = render_to_string("quizzes/_step.html", context).replace(public_id, _ATTEMPT_MARK)
-        if key is not None:
-            cache.set(key, kept, 3600)
-    return mark_safe(kept.replace(_ATTEMPT_MARK, public_id).replace(_TOKEN_MARK, token))
+
+    attempt = found.attempt
+    if form is not None or notice is not None:
+        return _filled(_marked("quizzes/_step.html", context(), attempt), attempt, token)
+    shown = _content_shown(found) + (attempt.kind, found.closed_reason, step.number, total)
+    shown += (found.answered_count, recorded and recorded.key, recorded and recorded.is_correct)
+    return _kept("step-part", shown, "quizzes/_step.html", context, attempt=attempt, token=token)
 
 
 @require_safe
@@ -354,36 +377,48 @@ def _results_title(found: LearnerAttempt) -> str:
 
 
 def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> SafeString:
-    """templates/quizzes/_results.html: its line per question and each review are kept in
-    the cache, as the same for every learner who answered the same."""
-    summary, review, mistakes = [], [], 0
-    for step in found.steps:
-        choices = _ordered_choices(found, step.question)
-        item = {"number": step.number, "question": step.question, "choices": choices}
-        item |= _review(choices, step.recorded)
-        mistakes += not item["is_correct"]
-        shown = (found.quiz.pk, found.quiz.updated_at.isoformat(), get_language())
-        shown += (_choice_order(found), step.number, step.question.pk, item["picked_key"])
-        shown += (item["is_correct"], mistakes_only)
-        context = {"item": item, "quiz": found.quiz, "mistakes_only": mistakes_only}
-        context["choice_order"] = shown[3]
-        summary.append(_kept("summary-item", shown, "quizzes/_summary_item.html", context))
-        if not (mistakes_only and item["is_correct"]):
-            review.append(_kept("review-item", shown, "quizzes/_review_item.html", context))
-    context = {
-        "attempt": found.attempt,
-        "quiz": found.quiz,
-        "passed": found.passed,
-        "summary": summary,
-        "review": review,
-        "mistakes": mistakes,
-        "mistakes_only": mistakes_only,
-        "guides": found.quiz.guide_paths,
-        "csrf_token": _TOKEN_MARK,  # As the step parts: Django renders no empty token.
-        "LANGUAGE_CODE": get_language(),
-    }
-    html = render_to_string("quizzes/_results.html", context)
-    return mark_safe(html.replace(_TOKEN_MARK, token))
+    """templates/quizzes/_results.html, kept under the answers it shows; so are its line per
+    question and each review, under the answer each shows, for the results they are in."""
+    answers = [(step.question.pk, step.recorded and step.recorded.key) for step in found.steps]
+    answers += [step.recorded and step.recorded.is_correct for step in found.steps]
+    digest = hashlib.blake2b(repr(answers).encode(), digest_size=16).hexdigest()
+    attempt = found.attempt
+    shown = _content_shown(found) + (attempt.kind, attempt.score, attempt.max_score)
+    shown += (mistakes_only, digest)
+
+    def context() -> dict:
+        summary, review, mistakes = [], [], 0
+        for step in found.steps:
+            choices = _ordered_choices(found, step.question)
+            item = {"number": step.number, "question": step.question, "choices": choices}
+            item |= _review(choices, step.recorded)
+            mistakes += not item["is_correct"]
+            line = _content_shown(found) + (step.number, step.question.pk, item["picked_key"])
+            line += (item["is_correct"], mistakes_only)
+
+            def item_of(item=item) -> dict:
+                return {
+                    "item": item,
+                    "quiz": found.quiz,
+                    "mistakes_only": mistakes_only,
+                    "choice_order": _choice_order(found),
+                }
+
+            summary.append(_kept("summary-item", line, "quizzes/_summary_item.html", item_of))
+            if not (mistakes_only and item["is_correct"]):
+                review.append(_kept("review-item", line, "quizzes/_review_item.html", item_of))
+        return {
+            "attempt": attempt,
+            "quiz": found.quiz,
+            "passed": found.passed,
+            "summary": summary,
+            "review": review,
+            "mistakes": mistakes,
+            "mistakes_only": mistakes_only,
+            "guides": found.quiz.guide_paths,
+        }
+
+    return _kept("results", shown, "quizzes/_results.html", context, attempt=attempt, token=token)
 
 
 @require_POST

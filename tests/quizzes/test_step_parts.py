@@ -1,13 +1,13 @@
-"""The question pages' step parts are kept and shared between learners at the same point of
-a quiz (quizzes/views/learner.py, _step_part): each still gets their own attempt's links and
-CSRF token, and an edit is seen at once."""
+"""The question pages' step parts and the results are kept and shared between learners at
+the same point of a quiz (quizzes/views/learner.py, _kept): each still gets their own
+attempt's links and CSRF token, and an edit is seen at once."""
 
 import re
 
 import pytest
 from django.test import Client
 
-from tests.factories import choice_of, make_quiz, question_url, start
+from tests.factories import choice_of, make_quiz, question_url, results_url, start
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -70,3 +70,31 @@ def test_feedback_parts_differ_by_what_was_picked(quiz):
     _answer(wrong, attempts[1], 1, choice_of(quiz, 1, correct=False))
     assert "Correct." in right.get(question_url(attempts[0], 1)).content.decode()
     assert "Not quite." in wrong.get(question_url(attempts[1], 1)).content.decode()
+
+
+def test_kept_results_carry_each_learners_own_attempt_and_token(quiz):
+    """Two learners with the same answers share the results part: each practises their own
+    missed question, with their own token."""
+    learners = [_learner(quiz), _learner(quiz)]
+    for client, attempt in learners:
+        _answer(client, attempt, 1, choice_of(quiz, 1, correct=True))
+        _answer(client, attempt, 2, choice_of(quiz, 2, correct=False))
+    pages = [client.get(results_url(attempt)).content.decode() for client, attempt in learners]
+    for page, (_, attempt), (_, other) in zip(pages, learners, reversed(learners), strict=True):
+        assert f'action="/en/attempts/{attempt.public_id}/practice/"' in page
+        assert str(other.public_id) not in page
+    client, attempt = learners[1]
+    token = TOKEN.search(pages[1]).group(1)
+    practice = client.post(
+        f"/en/attempts/{attempt.public_id}/practice/", {"csrfmiddlewaretoken": token}
+    )
+    assert practice.status_code == 302 and "/questions/1/" in practice["Location"]
+
+
+def test_results_parts_differ_by_the_answers_and_the_grading(quiz):
+    (right, one), (wrong, other) = _learner(quiz), _learner(quiz)
+    for client, attempt, correct in ((right, one, True), (wrong, other, False)):
+        for number in (1, 2):
+            _answer(client, attempt, number, choice_of(quiz, number, correct=correct))
+    assert "2 / 2" in right.get(results_url(one)).content.decode()
+    assert "0 / 2" in wrong.get(results_url(other)).content.decode()
