@@ -268,6 +268,9 @@ def main() -> int:
     parser.add_argument("--learners", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20, help="each path's learners phase")
     parser.add_argument("--health-seconds", type=float, default=2, help="each /healthz phase")
+    parser.add_argument(
+        "--warmup-seconds", type=float, default=3, help="learners before each path, not timed"
+    )
     parser.add_argument("--quiz", default="data-parallelism-quiz")
     parser.add_argument("--lang", default="en")
     parser.add_argument("--paths", default="js,nojs", help="js, nojs or both, in that order")
@@ -310,14 +313,17 @@ def main() -> int:
     runs = []
     for path in paths:
         recorder = Recorder()
+
+        def learners(deadline, _, recorder=recorder, scripted=path == "js"):
+            learner(host, port, recorder, args.lang, args.quiz, deadline, scripted)
+
+        # Warmed up first (each worker's first requests read the content, compile queries):
+        # its errors and answers still count, its latencies and steps don't.
+        run_threads(learners, args.learners, args.warmup_seconds)
+        recorder.latencies.clear()
+        recorder.steps = 0
         cpu_before = cpu_seconds(args.cpu_pidfile)
-        elapsed = run_threads(
-            lambda deadline, _, recorder=recorder, scripted=path == "js": learner(
-                host, port, recorder, args.lang, args.quiz, deadline, scripted
-            ),
-            args.learners,
-            args.seconds,
-        )
+        elapsed = run_threads(learners, args.learners, args.seconds)
         cpu_after = cpu_seconds(args.cpu_pidfile)
         healths.append(health_rps())
         cpu = None if cpu_before is None else cpu_after - cpu_before

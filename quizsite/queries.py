@@ -6,7 +6,8 @@ its SQL: 0.8 ms of the 0.94 ms that the attempt query took on PostgreSQL (docs/d
 A `CompiledQuery` is a queryset with a `Placeholder` where each value goes. It is compiled
 the first time it runs on a connection; each call then sends the same SQL with its own
 values, prepared by the fields they are compared with, and the rows go through the
-compiler's converters, so they come back as the queryset itself would return them.
+compiler's converters (looked up once too), so they come back as the queryset itself would
+return them.
 
 Only for columns that are not translated: django-modeltranslation rewrites a translated
 field's name for the language active when the queryset is built.
@@ -58,8 +59,12 @@ class CompiledQuery:
         connection = connections[router.db_for_read(self.queryset.model)]
         if (compiled := self._compiled.get(connection)) is None:
             compiler = self.queryset.query.get_compiler(connection=connection)
-            compiled = self._compiled[connection] = (compiler, *compiler.as_sql())
-        compiler, sql, params = compiled
+            sql, params = compiler.as_sql()
+            # The converters of its columns, which results_iter() would look up at each call.
+            columns = [select[0] for select in compiler.select[: compiler.col_count]]
+            converters = compiler.get_converters(columns)
+            compiled = self._compiled[connection] = (compiler, sql, params, converters)
+        compiler, sql, params, converters = compiled
         params = [
             param.output_field.get_db_prep_value(values[param.name], connection)
             if isinstance(param, Placeholder)
@@ -69,10 +74,9 @@ class CompiledQuery:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
-        return [
-            self.Row._make(row)
-            for row in compiler.results_iter(results=[rows], tuple_expected=True)
-        ]
+        if converters:
+            rows = compiler.apply_converters(rows, converters)
+        return [self.Row._make(row) for row in rows]
 
 
 class CompiledInsert:
