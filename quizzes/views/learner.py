@@ -5,6 +5,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from uuid import UUID
 
+from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
@@ -23,6 +24,7 @@ from ..selectors import (
     NOT_STARTED,
     Learner,
     LearnerAttempt,
+    PastAttempt,
     Recorded,
     Step,
     attempt_for_learner,
@@ -42,7 +44,13 @@ from ..services import (
     attempt_start,
     practice_start,
 )
-from .learners import keep_learner_key, learner_of, new_learner_key, note_attempts
+from .learners import (
+    has_attempts,
+    keep_learner_key,
+    learner_of,
+    new_learner_key,
+    note_attempts,
+)
 
 
 @require_safe
@@ -74,19 +82,46 @@ def _get_published_quiz(request: HttpRequest, slug: str) -> QuizContent:
 
 @require_safe
 def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """The quiz, its facts and its questions' preview (kept, as the same for every learner),
-    the learner's status at it, and Start or Resume."""
+    """The quiz, its facts and its questions' preview, the learner's status at it, and Start
+    or Resume: each part kept, as the same for every learner who sees the same. So is the
+    whole page for anonymous learners but for the status and Start (all they see of theirs),
+    when they have no message to see."""
     quiz = _get_published_quiz(request, slug)
+    status = quiz_statuses(learner=learner_of(request), quiz_ids=[quiz.pk]).get(
+        quiz.pk, NOT_STARTED
+    )
     content = {"quiz": quiz, "questions": quiz.questions, "guides": quiz.guide_paths}
     shown = (quiz.pk, quiz.updated_at.isoformat(), get_language())
+    in_progress = status.in_progress
+    status_shown = (status.state, status.passed, status.best, status.last)
+    status_shown += (in_progress and in_progress.next_number,)
+    status_shown += (in_progress and in_progress.question_count,)
+    actions = _kept(
+        "quiz-actions",
+        shown + status_shown,
+        "quizzes/_quiz_actions.html",
+        lambda: content | {"status": status},
+        attempt=in_progress,
+        token=get_token(request),
+    )
     context = content | {
         "intro": _kept("quiz-intro", shown, "quizzes/_quiz_intro.html", lambda: content),
         "preview": _kept("quiz-preview", shown, "quizzes/_quiz_preview.html", lambda: content),
-        "status": quiz_statuses(learner=learner_of(request), quiz_ids=[quiz.pk]).get(
-            quiz.pk, NOT_STARTED
-        ),
     }
-    return render(request, "quizzes/quiz_detail.html", context)
+    if request.user.is_authenticated or get_messages(request) or request.GET:
+        return render(request, "quizzes/quiz_detail.html", context | {"actions": actions})
+    # The page as every anonymous learner asking for this address sees it: its language
+    # links and sign-in's way back show the address, its header whether they have attempts.
+    # (Not for an address with a query, which anyone can vary.)
+    address = (request.build_absolute_uri(), has_attempts(request))
+    page = _kept(
+        "quiz-page",
+        shown + address,
+        "quizzes/quiz_detail.html",
+        lambda: context | {"actions": _ACTIONS_MARK},
+        request=request,
+    )
+    return HttpResponse(page.replace(_ACTIONS_MARK, actions))
 
 
 @require_POST
@@ -270,8 +305,10 @@ def _step_title(found: LearnerAttempt, step: Step) -> str:
 
 
 # Stand for the attempt's id and the CSRF token in a kept part: nothing else in it differs
-# between two learners who see the same of the same quiz.
+# between two learners who see the same of the same quiz. The quiz page kept for anonymous
+# learners has a mark where their status and Start go.
 _ATTEMPT_MARK, _TOKEN_MARK = "\x00attempt\x00", "\x00token\x00"
+_ACTIONS_MARK = mark_safe("\x00actions\x00")
 
 
 def _kept(
@@ -280,22 +317,29 @@ def _kept(
     template: str,
     context: Callable[[], dict],
     *,
-    attempt: Attempt | None = None,
+    attempt: Attempt | PastAttempt | None = None,
     token: str = "",
+    request: HttpRequest | None = None,
 ) -> SafeString:
     """`template` rendered with `context()`, kept in the per-process cache under `shown`,
     which must hold all that the template shows (the quiz's stamp first) but `attempt`'s id
-    and the CSRF token `token`, filled in: the same for every learner who sees the same."""
+    and the CSRF token `token`, filled in: the same for every learner who sees the same.
+    With `request`, a whole page, with what the context processors give (in `shown` too)."""
     key = f"{name}:" + ":".join(map(str, shown))
     if (html := cache.get(key)) is None:
-        html = _marked(template, context(), attempt)
+        html = _marked(template, context(), attempt, request)
         cache.set(key, html, 3600)
     return _filled(html, attempt, token)
 
 
-def _marked(template: str, context: dict, attempt: Attempt | None) -> str:
+def _marked(
+    template: str,
+    context: dict,
+    attempt: Attempt | PastAttempt | None,
+    request: HttpRequest | None = None,
+) -> str:
     context = context | {"csrf_token": _TOKEN_MARK, "LANGUAGE_CODE": get_language()}
-    html = render_to_string(template, context)
+    html = render_to_string(template, context, request=request)
     return html.replace(str(attempt.public_id), _ATTEMPT_MARK) if attempt else html
 
 

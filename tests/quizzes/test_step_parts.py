@@ -5,6 +5,7 @@ attempt's links and CSRF token, and an edit is seen at once."""
 import re
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.factories import choice_of, make_quiz, question_url, results_url, start
@@ -98,3 +99,45 @@ def test_results_parts_differ_by_the_answers_and_the_grading(quiz):
             _answer(client, attempt, number, choice_of(quiz, number, correct=correct))
     assert "2 / 2" in right.get(results_url(one)).content.decode()
     assert "0 / 2" in wrong.get(results_url(other)).content.decode()
+
+
+def test_the_quiz_page_kept_for_anonymous_learners_shows_each_their_own_status(quiz):
+    """The page is kept once for the address; the status and Start are each learner's."""
+    url = quiz.get_absolute_url()
+    resuming, attempt = _learner(quiz)
+    _answer(resuming, attempt, 1, choice_of(quiz, 1, correct=True))
+    newcomer = Client(enforce_csrf_checks=True)
+    learners = {"new": newcomer, "back": resuming}
+    pages = {name: learner.get(url).content.decode() for name, learner in learners.items()}
+    assert "Start the quiz" in pages["new"] and "Resume at question" not in pages["new"]
+    assert f'href="{question_url(attempt, 2)}">Resume at question 2</a>' in pages["back"]
+    assert str(attempt.public_id) not in pages["new"]
+    # Only the learner with an attempt has the header's link to their progress.
+    assert 'href="/en/progress/"' in pages["back"] and 'href="/en/progress/"' not in pages["new"]
+    for page in pages.values():
+        assert f'href="/en/accounts/login/?next={url}"' in page
+        assert f'hreflang="fr" href="http://testserver/fr/quizzes/{quiz.slug}/"' in page
+    # Each form's token is the learner's own: the newcomer can start.
+    token = TOKEN.search(pages["new"]).group(1)
+    started = newcomer.post(f"{url}start/", {"csrfmiddlewaretoken": token})
+    assert started.status_code == 302
+
+
+def test_a_message_for_an_anonymous_learner_shows_on_the_quiz_page(client, quiz):
+    client.force_login(User.objects.create_user("ada", password="long-pass-phrase-9"))
+    client.get(quiz.get_absolute_url())  # The signed-in learner's page, made anew.
+    form = {"attempts": "keep", "password": "long-pass-phrase-9"}
+    assert client.post("/en/accounts/delete/", form).status_code == 302
+    page = client.get(quiz.get_absolute_url()).content.decode()  # Signed out now.
+    assert "Your account is deleted; its attempts stay anonymously." in page
+    again = client.get(quiz.get_absolute_url()).content.decode()
+    assert "Your account is deleted" not in again and "Start the quiz" in again
+
+
+def test_an_edit_shows_at_once_on_the_kept_quiz_page(client, quiz):
+    assert "Question 1 prompt" in client.get(quiz.get_absolute_url()).content.decode()
+    question = quiz.questions.get(position=1)
+    question.prompt_en = "An edited prompt"
+    question.save()
+    page = client.get(quiz.get_absolute_url()).content.decode()
+    assert "An edited prompt" in page and "Question 1 prompt" not in page
