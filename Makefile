@@ -72,11 +72,12 @@ stop:
 # or against URL=http://127.0.0.1:8000 (for example `make run` on SQLite) when given.
 bench: $(VENV)/.installed
 ifdef URL
-	$(BIN)/python bench/bench.py --url $(URL) --learners $(LEARNERS) --seconds $(DURATION) $(if $(PATHS),--paths $(PATHS))
+	$(BIN)/python bench/bench.py --url $(URL) --learners $(LEARNERS) --seconds $(DURATION) $(if $(PATHS),--paths $(PATHS)) $(if $(THINK),--think $(THINK))
 else
 	$(MAKE) serve
 	$(SERVE_ENV) $(BIN)/python bench/bench.py --url http://$(HOST):$(PORT) --learners $(LEARNERS) --seconds $(DURATION) \
-	  --cpu-pidfile var/gunicorn.pid --cpu-pidfile var/postgres/data/postmaster.pid $(if $(PATHS),--paths $(PATHS)); \
+	  --cpu-pidfile var/gunicorn.pid --cpu-pidfile var/postgres/data/postmaster.pid $(if $(PATHS),--paths $(PATHS)) \
+	  $(if $(THINK),--think $(THINK)); \
 	  status=$$?; $(MAKE) stop; exit $$status
 endif
 
