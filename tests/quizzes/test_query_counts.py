@@ -99,11 +99,17 @@ def test_the_scripts_answer_post_costs_the_same(client, sized_quiz, django_asser
     assert response.json()["next"]["url"] == question_url(attempt, 2)
 
 
-def test_last_answer_post_scores_the_attempt(client, sized_quiz, django_assert_num_queries):
-    attempt = start(client, sized_quiz)
-    total = sized_quiz.questions.count()
+def _all_answered_but_the_last(client, quiz) -> tuple:
+    """An attempt with every answer right but the last one's; it and the question count."""
+    attempt = start(client, quiz)
+    total = quiz.questions.count()
     for n in range(1, total):
-        answer(client, attempt, n, choice_of(sized_quiz, n, correct=True))
+        answer(client, attempt, n, choice_of(quiz, n, correct=True))
+    return attempt, total
+
+
+def test_last_answer_post_scores_the_attempt(client, sized_quiz, django_assert_num_queries):
+    attempt, total = _all_answered_but_the_last(client, sized_quiz)
     last = choice_of(sized_quiz, total, correct=False)
     with django_assert_num_queries(LAST_ANSWER_POST):
         answer(client, attempt, total, last)
@@ -114,10 +120,7 @@ def test_last_answer_post_scores_the_attempt(client, sized_quiz, django_assert_n
 def test_the_scripts_last_answer_post_brings_the_results_at_no_cost(
     client, sized_quiz, django_assert_num_queries
 ):
-    attempt = start(client, sized_quiz)
-    total = sized_quiz.questions.count()
-    for n in range(1, total):
-        answer(client, attempt, n, choice_of(sized_quiz, n, correct=True))
+    attempt, total = _all_answered_but_the_last(client, sized_quiz)
     last = choice_of(sized_quiz, total, correct=True)
     with django_assert_num_queries(LAST_ANSWER_POST):
         response = client.post(
