@@ -21,6 +21,20 @@ def test_start_again_resumes_the_attempt_in_progress(client, quiz):
     assert Attempt.objects.count() == 1
 
 
+@pytest.mark.parametrize("signed_in", [False, True], ids=["anonymous", "signed-in"])
+def test_a_new_attempt_is_the_row_it_inserted(quiz, signed_in):
+    """Start inserts through a compiled statement and builds the attempt from its values."""
+    user = User.objects.create_user("ada") if signed_in else None
+    attempt = attempt_start(quiz=quiz, user=user, learner_key="" if user else "k" * 32)
+    stored = Attempt.objects.get(pk=attempt.pk)
+    fields = [field.attname for field in Attempt._meta.concrete_fields]
+    assert [getattr(attempt, name) for name in fields] == [getattr(stored, name) for name in fields]
+    assert (stored.is_first, stored.kind, stored.question_ids) == (True, AttemptKind.QUIZ, None)
+    assert Attempt.objects.filter(pk=attempt.pk, question_ids__isnull=True).exists()
+    again = attempt_start(quiz=quiz, user=user, learner_key="" if user else "k" * 32)
+    assert again == attempt  # Resumed.
+
+
 def test_start_over_abandons_the_attempt_in_progress_and_keeps_its_answers(client, quiz):
     first = start(client, quiz)
     answer(client, first, 1, choice_of(quiz, 1, correct=True))
