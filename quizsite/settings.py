@@ -236,14 +236,22 @@ if reports_url := os.environ.get("REPORTS_DATABASE_URL"):
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Each process keeps rendered fragments of quiz content in memory (templates/quizzes/
-# _answer_review.html, _choice_inputs.html): their keys carry the quiz's updated_at, so an
-# edit is seen at once and nothing needs sharing between processes or hosts.
+# Each process keeps rendered fragments and parts of quiz content in memory (templates/
+# quizzes/_answer_review.html, _choice_inputs.html, the learner pages' kept parts): their
+# keys carry the quiz's updated_at, so an edit is seen at once and nothing needs sharing
+# between processes or hosts. Whole pages, kept by address, go to a small cache of their
+# own: a visitor can vary an address (the Host header's port) without end, and then only
+# churns that one.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": 10_000},
-    }
+    },
+    "pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "pages",
+        "OPTIONS": {"MAX_ENTRIES": 300},
+    },
 }
 
 # Each process also keeps the content of this many quizzes, read-only, under their stamps

@@ -6,7 +6,7 @@ from dataclasses import replace
 from uuid import UUID
 
 from django.contrib.messages import get_messages
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -324,11 +324,13 @@ def _kept(
     """`template` rendered with `context()`, kept in the per-process cache under `shown`,
     which must hold all that the template shows (the quiz's stamp first) but `attempt`'s id
     and the CSRF token `token`, filled in: the same for every learner who sees the same.
-    With `request`, a whole page, with what the context processors give (in `shown` too)."""
+    With `request`, a whole page, with what the context processors give (in `shown` too),
+    kept in the small cache for pages (settings.CACHES)."""
     key = f"{name}:" + ":".join(map(str, shown))
-    if (html := cache.get(key)) is None:
+    kept_in = caches["pages"] if request is not None else cache
+    if (html := kept_in.get(key)) is None:
         html = _marked(template, context(), attempt, request)
-        cache.set(key, html, 3600)
+        kept_in.set(key, html, 3600)
     return _filled(html, attempt, token)
 
 

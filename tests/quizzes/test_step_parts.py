@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import caches
 from django.test import Client
 
 from tests.factories import choice_of, make_quiz, question_url, results_url, start
@@ -141,3 +142,15 @@ def test_an_edit_shows_at_once_on_the_kept_quiz_page(client, quiz):
     question.save()
     page = client.get(quiz.get_absolute_url()).content.decode()
     assert "An edited prompt" in page and "Question 1 prompt" not in page
+
+
+def test_a_page_kept_by_address_goes_to_the_small_cache_for_pages(client, quiz, settings):
+    """The Host header's port varies the address without end: it churns only that cache."""
+    caches["pages"].clear()
+    before = len(caches["default"]._cache)
+    for port in range(8000, 8005):
+        page = client.get(quiz.get_absolute_url(), HTTP_HOST=f"testserver:{port}")
+        assert f"http://testserver:{port}/fr/quizzes/" in page.content.decode()
+    assert len(caches["pages"]._cache) == 5
+    assert len(caches["default"]._cache) <= before + 3  # The page's parts, kept once.
+    assert settings.CACHES["pages"]["OPTIONS"]["MAX_ENTRIES"] <= 1_000
