@@ -204,7 +204,7 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
 
 def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResponse:
     """Record the posted answer and show its feedback (POST/redirect/GET; for the page's
-    script, the feedback and the next question in one response), or say why not."""
+    script, the feedback and what follows it in one response), or say why not."""
     choices = _ordered_choices(found, step.question)
     form = AnswerForm(request.POST, choices=choices, kind=step.question.kind)
     if form.is_valid():  # The service tells whether it is this question's turn.
@@ -237,8 +237,8 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
 
 
 def _steps_json(found: LearnerAttempt, number: int) -> JsonResponse:
-    """For the question page's script (quizzes/static/quizzes/step.js): question `number`'s
-    feedback and what follows it, the next question or after the last one the results."""
+    """For the quiz's script (quizzes/static/quizzes/step.js): question `number`'s feedback
+    and what follows it, the next question or after the last one the results."""
     feedback = _question_json(found, found.steps[number - 1])
     if number < len(found.steps):
         return _json_reply(feedback=feedback, next=_question_json(found, found.steps[number]))
