@@ -171,6 +171,7 @@ def test_503s_are_fast_under_16_learners_and_the_site_recovers_within_2_s(postgr
         postgres.stop()
         down = time.monotonic()
         time.sleep(5)
+        starting = time.monotonic()  # From here it may answer before start() returns.
         postgres.start()
         up = time.monotonic()
         time.sleep(5)
@@ -211,7 +212,8 @@ def test_503s_are_fast_under_16_learners_and_the_site_recovers_within_2_s(postgr
     assert percentile(unavailable, 0.99) < 2.0
     assert slowest < 3.0  # No worker stuck.
     assert health_down and percentile(health_down, 0.99) < 2.0
-    assert all(status == 503 for at, _took, status in health if down + 0.1 <= at < up)
+    answered = [(round(at - down, 2), status) for at, _took, status in health if status != 503]
+    assert not [(at, status) for at, status in answered if 0.1 <= at < starting - down], answered
     assert recovery < 2.0
     assert not errors
     assert all(found.get(attempt, 0) >= n for attempt, n in acknowledged.items())
