@@ -91,7 +91,7 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
         quiz.pk, NOT_STARTED
     )
     content = {"quiz": quiz, "questions": quiz.questions, "guides": quiz.guide_paths}
-    shown = (quiz.pk, quiz.updated_at.isoformat(), get_language())
+    shown = _quiz_shown(quiz)
     in_progress = status.in_progress
     status_shown = (status.state, status.passed, status.best, status.last)
     status_shown += (in_progress and in_progress.next_number,)
@@ -104,12 +104,15 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
         attempt=in_progress,
         token=get_token(request),
     )
-    context = content | {
-        "intro": _kept("quiz-intro", shown, "quizzes/_quiz_intro.html", lambda: content),
-        "preview": _kept("quiz-preview", shown, "quizzes/_quiz_preview.html", lambda: content),
-    }
+
+    def context() -> dict:  # Only needed when the whole page is not kept.
+        return content | {
+            "intro": _kept("quiz-intro", shown, "quizzes/_quiz_intro.html", lambda: content),
+            "preview": _kept("quiz-preview", shown, "quizzes/_quiz_preview.html", lambda: content),
+        }
+
     if request.user.is_authenticated or get_messages(request) or request.GET:
-        return render(request, "quizzes/quiz_detail.html", context | {"actions": actions})
+        return render(request, "quizzes/quiz_detail.html", context() | {"actions": actions})
     # The page as every anonymous learner asking for this address sees it: its language
     # links and sign-in's way back show the address, its header whether they have attempts.
     # (Not for an address with a query, which anyone can vary.)
@@ -118,7 +121,7 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "quiz-page",
         shown + address,
         "quizzes/quiz_detail.html",
-        lambda: context | {"actions": _ACTIONS_MARK},
+        lambda: context() | {"actions": _ACTIONS_MARK},
         request=request,
     )
     return HttpResponse(page.replace(_ACTIONS_MARK, actions))
@@ -351,11 +354,16 @@ def _filled(html: str, attempt: Attempt | None, token: str) -> SafeString:
     return mark_safe(html.replace(_TOKEN_MARK, token))
 
 
+def _quiz_shown(quiz: QuizContent) -> tuple:
+    """What every kept part of a quiz's pages shows: the quiz as it is now, in the language
+    of the page."""
+    return (quiz.pk, quiz.updated_at.isoformat(), get_language())
+
+
 def _content_shown(found: LearnerAttempt) -> tuple:
-    """What every kept part of an attempt's pages shows: the quiz as it is now, in the
-    language of the page, its choices in the attempt's order."""
-    stamp = found.quiz.updated_at.isoformat()
-    return (found.quiz.pk, stamp, get_language(), _choice_order(found))
+    """What every kept part of an attempt's pages shows: its quiz, its choices in the
+    attempt's order."""
+    return _quiz_shown(found.quiz) + (_choice_order(found),)
 
 
 def _step_part(
