@@ -38,6 +38,7 @@ run: $(VENV)/.installed $(CATALOGUES)
 test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	@mkdir -p var
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest

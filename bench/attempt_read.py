@@ -30,10 +30,10 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
-from quizzes.content import quiz_content  # noqa: E402
+from quizzes.learning.selectors import Learner, attempt_for_learner, attempt_for_learner_orm  # noqa: E402
+from quizzes.learning.services import answer_record, attempt_start  # noqa: E402
 from quizzes.models import Quiz  # noqa: E402
-from quizzes.selectors import Learner, attempt_for_learner, attempt_for_learner_orm  # noqa: E402
-from quizzes.services import answer_record, attempt_start  # noqa: E402
+from quizzes.snapshots import quiz_content  # noqa: E402
 
 CALLS = 2000
 ROUNDS = 5

@@ -1,5 +1,5 @@
 """How long the learner texts of each demo quiz take to render, and what that adds to reading
-its content once per process after an edit (`quizzes.content._read`).
+its content once per process after an edit (`quizzes.snapshots._read`).
 
     .venv/bin/python bench/render_demo.py     # in a throwaway SQLite database and media folder
 
@@ -33,7 +33,8 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from quizzes import content, markup  # noqa: E402
+from quizzes import snapshots as content  # noqa: E402
+from quizzes.markup import rendering as markup  # noqa: E402
 from quizzes.models import Choice, Question, Quiz, translated_fields  # noqa: E402
 
 ROUNDS = 20

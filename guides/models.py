@@ -7,7 +7,7 @@ from .signals import guide_paths_written
 
 class GuidePathQuerySet(models.QuerySet):
     """Bulk writes say which guide paths they wrote (`guide_paths_written`), as saves do with
-    Django's own signals: the quizzes that show them keep their content (quizzes/content.py)."""
+    Django's own signals: the quizzes that show them keep their content (quizzes/snapshots.py)."""
 
     def published(self):
         return self.filter(is_published=True)

@@ -113,6 +113,10 @@ INSTALLED_APPS = [
     "quizsite",
     "guides",
     "quizzes",
+    "quizzes.markup",
+    "quizzes.learning",
+    "quizzes.reports",
+    "quizzes.interchange",
 ]
 
 MIDDLEWARE = [
@@ -154,7 +158,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "quizsite.context_processors.languages",
-                "quizzes.context_processors.learner",
+                "quizzes.learning.context_processors.learner",
             ],
         },
     },
@@ -255,7 +259,7 @@ CACHES = {
 }
 
 # Each process also keeps the content of this many quizzes, read-only, under their stamps
-# (quizzes/content.py): the least recently used goes first.
+# (quizzes/snapshots.py): the least recently used goes first.
 QUIZ_CONTENT_CACHE_SIZE = env_int("QUIZ_CONTENT_CACHE_SIZE", 200)
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -286,9 +290,9 @@ AXES_VERBOSE = False  # its start-up banner would break one-line errors; lockout
 # The client address is REMOTE_ADDR; behind N proxies that each append to X-Forwarded-For,
 # TRUSTED_PROXY_COUNT=N reads it from there (quizsite/clientip.py). Never trusted otherwise.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
-# Sign-ups per address and hour (quizzes/views/accounts.py).
+# Sign-ups per address and hour (quizzes/learning/views/accounts.py).
 SIGNUP_LIMIT_PER_HOUR = env_int("SIGNUP_LIMIT_PER_HOUR", 20)
-# Password reset emails asked for per address and hour (quizzes/urls.py).
+# Password reset emails asked for per address and hour (quizzes/learning/urls.py).
 PASSWORD_RESET_LIMIT_PER_HOUR = env_int("PASSWORD_RESET_LIMIT_PER_HOUR", 10)
 # Password reset emails: printed to standard error unless EMAIL_HOST names an SMTP server.
 EMAIL_HOST = env_str("EMAIL_HOST", "")
@@ -338,7 +342,7 @@ STORAGES = {
     },
 }
 
-# Images editors upload for quiz texts (quizzes.images), through Django's storage API: files
+# Images editors upload for quiz texts (quizzes.markup.images), through Django's storage API: files
 # under var/media here, an S3-compatible store with django-storages elsewhere
 # (docs/deployment.md). SERVE_MEDIA lets this process serve them, as `make run`, `make serve`
 # and the Docker image do: fine for a small site; a bigger one serves MEDIA_ROOT from its proxy

@@ -23,7 +23,8 @@ if settings.SERVE_MEDIA:
 
 urlpatterns += i18n_patterns(
     path("", include("guides.urls")),
-    path("", include("quizzes.urls")),
+    path("", include("quizzes.learning.urls")),
+    path("", include("quizzes.reports.urls")),
 )
 
 handler400 = views.bad_request

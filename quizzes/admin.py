@@ -23,9 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
-from .content import text_problems
-from .images import ImageError, image_check, image_name, image_url
-from .importing import (
+from quizzes.interchange.importing import (
     FORMAT_BUNDLE,
     FORMAT_GIFT,
     FORMAT_MOODLE_XML,
@@ -36,8 +34,12 @@ from .importing import (
     import_plan,
     plan_summary,
 )
-from .markup import Rendered, render
-from .models import (
+from quizzes.interchange.quizfile import QuizFileError, quiz_archive
+from quizzes.interchange.uploads import UploadGone, upload_discard, upload_keep, upload_take
+from quizzes.learning.services import answers_regrade
+from quizzes.markup.images import ImageError, image_check, image_name, image_url
+from quizzes.markup.rendering import Rendered, render
+from quizzes.models import (
     Answer,
     Attempt,
     Choice,
@@ -48,9 +50,7 @@ from .models import (
     other_languages,
     translated_fields,
 )
-from .quizfile import QuizFileError, quiz_archive
-from .services import answers_regrade
-from .uploads import UploadGone, upload_discard, upload_keep, upload_take
+from quizzes.snapshots import text_problems
 
 
 def _count(model, field: str):
@@ -722,7 +722,8 @@ class QuestionAdmin(RecordedDeleteMixin, TabbedTranslationAdmin):
 
 
 class ContentImageForm(forms.ModelForm):
-    """An upload checked with Pillow (type, size) and named by its content (quizzes/images.py)."""
+    """An upload checked with Pillow (type, size) and named by its content
+    (quizzes/markup/images.py)."""
 
     class Meta:
         model = ContentImage

@@ -8,14 +8,13 @@ class QuizzesConfig(AppConfig):
     verbose_name = _("Quizzes")
 
     def ready(self) -> None:
-        # Not business logic: these only keep the content kept by quizzes/content.py fresh,
+        # Not business logic: these only keep the content kept by quizzes/snapshots.py fresh,
         # whatever writes a question, a choice or a guide path (the admin, an import, a shell,
         # a data migration).
         from guides.models import GuidePath
         from guides.signals import guide_paths_written
-
-        from . import content
-        from .models import Choice, Question, Quiz
+        from quizzes import snapshots as content
+        from quizzes.models import Choice, Question, Quiz
 
         for signal in (post_save, post_delete):
             signal.connect(content.question_changed, sender=Question)

@@ -89,7 +89,7 @@ def choice_problems(kind: str, correct: list[bool]) -> list[str]:
 
 class QuizQuerySet(models.QuerySet):
     """Every write moves the quizzes' `updated_at` on, as a save does: the learner pages key
-    the content they keep on it (quizzes/content.py)."""
+    the content they keep on it (quizzes/snapshots.py)."""
 
     def published(self):
         return self.filter(is_published=True)
@@ -348,7 +348,7 @@ class Attempt(models.Model):
         verbose_name=_("learner"),
     )
     # Anonymous learners own their attempts through a random key in a signed cookie of their
-    # browser (quizzes/views/learners.py), so that they need no session, and no query for one.
+    # browser (quizzes/learning/identity.py), so that they need no session, and no query for one.
     learner_key = models.CharField(_("anonymous learner"), max_length=40, blank=True, db_index=True)
     language = models.CharField(_("language"), max_length=10)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
@@ -484,7 +484,7 @@ class AnswerChoice(models.Model):
 
 
 class ContentImage(models.Model):
-    """An image editors upload to use in quiz texts (quizzes/images.py says how).
+    """An image editors upload to use in quiz texts (quizzes/markup/images.py says how).
 
     The alt texts here only fill in the Markdown reference the admin offers for pasting: a
     text's own `![alt](…)` is what learners get, in that text's language.

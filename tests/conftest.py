@@ -7,7 +7,7 @@ from quizzes.models import Quiz
 from tests.factories import make_guide, make_quiz, make_staff
 
 # The hand-computed score report data set and its fixtures (hand_quiz, instructor_client).
-pytest_plugins = ["tests.quizzes.report_data"]
+pytest_plugins = ["tests.reports.report_data"]
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from guides.models import GuidePath
-from quizzes.content import QuizContent, quiz_content
 from quizzes.models import Attempt, Choice, Question, QuestionKind, Quiz
+from quizzes.snapshots import QuizContent, quiz_content
 
 
 def make_guide(*, slug: str = "data-parallelism", published: bool = True, **fields) -> GuidePath:

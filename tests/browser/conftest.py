@@ -18,9 +18,9 @@ from django.http import HttpResponse
 from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, Response, sync_playwright
 
+from quizzes.learning.identity import LEARNER_COOKIE
+from quizzes.learning.services import answer_record, attempt_start
 from quizzes.models import Attempt, Quiz
-from quizzes.services import answer_record, attempt_start
-from quizzes.views.learners import LEARNER_COOKIE
 from tests.factories import content_of
 
 # Playwright's sync API runs an asyncio event loop in the test thread, and Django refuses ORM

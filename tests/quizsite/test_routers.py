@@ -4,8 +4,7 @@ import json
 
 from quizsite.routers import ReportsRouter, reading_reports, reading_reports_stream
 from quizzes.models import Answer, Attempt, Quiz
-
-from .servers import manage, site_env
+from tests.quizsite.servers import manage, site_env
 
 router = ReportsRouter()
 

@@ -2,7 +2,7 @@
 
 import subprocess
 
-from .servers import GUNICORN, ROOT, free_port, manage, site_env
+from tests.quizsite.servers import GUNICORN, ROOT, free_port, manage, site_env
 
 PRODUCTION = {
     "DEBUG": "false",

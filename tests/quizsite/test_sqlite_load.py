@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from .servers import PYTHON, ROOT, free_port, manage, site_env, wait_for_http
+from tests.quizsite.servers import PYTHON, ROOT, free_port, manage, site_env, wait_for_http
 
 
 @pytest.fixture

@@ -4,8 +4,7 @@ saving (a plain submit button: no script needed) and on the change page of a sav
 from django.contrib.admin.models import LogEntry
 
 from tests.factories import make_quiz
-
-from .test_bad_content import _post_question
+from tests.quizzes.test_bad_content import _post_question
 
 
 def test_the_change_page_previews_the_saved_question(editor_client, guide):

@@ -1,8 +1,8 @@
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
+from quizzes.learning.services import answers_regrade
 from quizzes.models import Answer, Attempt, Choice, Question, Quiz
-from quizzes.services import answers_regrade
 from tests.factories import answer, choice_of, make_quiz, start
 
 

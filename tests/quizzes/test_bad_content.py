@@ -3,10 +3,15 @@ naming the field and language, or saved harmless; the learner pages never break.
 
 import pytest
 
-from quizzes.quizfile import QuizFileError, quiz_export, quiz_file_dump, quiz_file_read, quiz_import
+from quizzes.interchange.quizfile import (
+    QuizFileError,
+    quiz_export,
+    quiz_file_dump,
+    quiz_file_read,
+    quiz_import,
+)
 from tests.factories import answer, choice_of, make_quiz, question_url, start
-
-from .test_admin_content import choice_row, question_form
+from tests.quizzes.test_admin_content import choice_row, question_form
 
 # (source, what must not reach the page) for input that is saved and made harmless.
 HARMLESS = {

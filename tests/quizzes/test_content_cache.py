@@ -9,9 +9,9 @@ from django.db.migrations.loader import MigrationLoader
 from django.utils import translation
 
 from guides.models import GuidePath
-from quizzes import content
+from quizzes import snapshots as content
+from quizzes.interchange.quizfile import quiz_export, quiz_import
 from quizzes.models import Choice, Question, Quiz
-from quizzes.quizfile import quiz_export, quiz_import
 from tests.factories import (
     answer,
     choice_of,

@@ -1,0 +1,353 @@
+"""Moodle's GIFT text format, read into quiz-file dicts and written from them.
+
+GIFT is what Moodle's question bank exports as text (docs.moodle.org/en/GIFT_format).
+The kinds of questions this site has are read; each question of another kind
+is refused on its own, with its line, and the rest of the file is read. Reading
+follows Moodle's own importer (qformat_gift) where GIFT leaves room for doubt,
+so a file reads here as it reads there.
+
+No package on PyPI was taken for this: the GIFT parsers there (pygiftparser,
+last released in 2017, and its forks) are not kept up.
+"""
+
+import re
+from dataclasses import dataclass
+
+from django.utils.translation import gettext
+
+from quizzes.interchange import moodle_common as common
+from quizzes.interchange.moodle_common import MAX_QUESTIONS, ContentFileError, Origin, Parsed
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_LINES",
+    "MAX_QUESTIONS",
+    "ContentFileError",
+    "Parsed",
+    "gift_export",
+    "gift_parse",
+]
+
+MAX_BYTES = 5 * 2**20  # A GIFT file of 5 MB holds tens of thousands of questions.
+MAX_LINES = 200_000  # Counted before reading: 5,000 questions (MAX_QUESTIONS) take about 50,000.
+
+_FORMATS = {
+    "html": common.FORMAT_HTML,
+    "markdown": common.FORMAT_MARKDOWN,
+    "moodle": common.FORMAT_PLAIN,
+    "plain": common.FORMAT_PLAIN,
+}
+
+# GIFT's escapes (\~ \= \# \{ \} \: and \n for a new line) stand for their character
+# while the question is split, as noncharacters that no text holds; `\\` is a backslash.
+_ESCAPES = {char: chr(0xFDD1 + number) for number, char in enumerate("\\~=#{}:n")}
+_UNESCAPES = {marker: "\n" if char == "n" else char for char, marker in _ESCAPES.items()}
+_WEIGHT = re.compile(r"^%(-?[0-9]+(?:\.[0-9]*)?)%")
+_TRUE_FALSE = {"T": True, "TRUE": True, "F": False, "FALSE": False}
+
+
+def _escape_pre(text: str) -> str:
+    return re.sub(r"\\([\\~=#{}:n])", lambda match: _ESCAPES[match.group(1)], text)
+
+
+def _escape_post(text: str) -> str:
+    return re.sub("[\ufdd1-\ufdd8]", lambda match: _UNESCAPES[match.group()], text)
+
+
+def _place(line: int, name: str) -> str:
+    """Where a question is: "line 12", or "line 12 (“Q1”)" when it has a ::title::."""
+    if name:
+        return gettext("line %(line)s (“%(name)s”)") % {"line": line, "name": name}
+    return gettext("line %(line)s") % {"line": line}
+
+
+@dataclass
+class _Block:
+    """A question's lines, without comments: (line number, text) each."""
+
+    lines: list[tuple[int, str]]
+
+    def line_at(self, text: str, offset: int) -> int:
+        """The line number in the file of `offset` in the joined text of the block."""
+        return self.lines[text.count("\n", 0, offset)][0]
+
+
+@dataclass
+class _Reader:
+    language: str
+    quizzes: common.QuizCollector
+    problems: list[tuple[str, str]]
+    warnings: list[tuple[str, str]]
+
+    def text(self, raw: str, default_format: str, place: str) -> tuple[str, str]:
+        """A text with its optional [format] first, as Markdown; and its format."""
+        raw = raw.strip()
+        text_format = default_format
+        match = re.match(r"\[(\w+)\]", raw)
+        if match and match.group(1) in _FORMATS:
+            text_format = _FORMATS[match.group(1)]
+            raw = raw[match.end() :]
+        converted = common.to_markdown(_escape_post(raw), text_format)
+        if converted.dropped:
+            message = gettext("HTML tags dropped, their text kept: %(tags)s.")
+            self.warnings.append((place, message % {"tags": ", ".join(converted.dropped)}))
+        return converted.text, text_format
+
+    def texts(self, text: str) -> dict[str, str]:
+        return {self.language: text}
+
+    def block(self, block: _Block) -> None:
+        first_line = block.lines[0][0]
+        joined = "\n".join(text for _number, text in block.lines)
+        problem = common.too_long(len(joined))
+        if problem:
+            return self.refuse(_place(first_line, ""), problem)
+        joined = _escape_pre(joined)
+        if joined.startswith("$CATEGORY:"):
+            head, _newline, rest = joined.partition("\n")
+            self.quizzes.category(_escape_post(head.removeprefix("$CATEGORY:")).strip())
+            if not rest.strip():
+                return
+            offset = len(head) + 1
+            first_line = block.line_at(joined, offset)
+            joined = joined[offset:]
+            block = _Block([line for line in block.lines if line[0] >= first_line])
+        start = 0
+        name = ""
+        if joined.startswith("::"):
+            end = joined.find("::", 2)
+            if end >= 0:
+                name = _escape_post(joined[2:end]).strip()
+                start = end + 2
+            else:
+                start = 2
+        warnings = len(self.warnings)
+        problems = len(self.problems)
+        self.question(joined, start, block, _place(first_line, name), name)
+        if len(self.problems) > problems:
+            del self.warnings[warnings:]  # What a refused question would have lost.
+
+    def refuse(self, place: str, message: str) -> None:
+        self.problems.append((place, message))
+
+    def question(self, text: str, start: int, block: _Block, place: str, name: str) -> None:
+        opening = text.find("{", start)
+        closing = text.find("}", start)
+        if opening < 0 and closing < 0:
+            message = gettext("a description without answers: this site has no such question.")
+            return self.refuse(place, message)
+        if closing < 0:
+            message = gettext("this { is not closed by a } before the next blank line.")
+            return self.refuse(_place(block.line_at(text, opening), name), message)
+        if opening < 0 or closing < opening:
+            message = gettext("a } closes no {.")
+            return self.refuse(_place(block.line_at(text, closing), name), message)
+        if text[closing + 1 :].strip():
+            message = gettext(
+                "a missing-word question (answers in the middle of the text): "
+                "this site has no such question."
+            )
+            return self.refuse(place, message)
+        answers = text[opening + 1 : closing].strip()
+        explanation = ""
+        separator = answers.rfind("####")
+        if separator >= 0:
+            explanation = answers[separator + 4 :]
+            answers = answers[:separator].strip()
+        prompt, text_format = self.text(text[start:opening], common.FORMAT_PLAIN, place)
+        question = {"prompt": self.texts(prompt)}
+        explanation, _format = self.text(explanation, text_format, place)
+        if explanation:
+            question["explanation"] = self.texts(explanation)
+        if not answers:
+            return self.refuse(place, gettext("an essay question: this site has no such question."))
+        if answers.startswith("#"):
+            message = gettext("a numerical question: this site has no such question.")
+            return self.refuse(place, message)
+        if "~" in answers:
+            choices = self.choices(answers, text_format, place)
+            if choices is None:
+                return None
+            question |= choices
+        elif "=" in answers and "->" in answers:
+            message = gettext("a matching question: this site has no such question.")
+            return self.refuse(place, message)
+        elif answers.split("#", 1)[0].strip() in _TRUE_FALSE:
+            question |= self.true_false(answers, text_format, place)
+        else:
+            message = gettext("a short-answer question: this site has no such question.")
+            return self.refuse(place, message)
+        self.quizzes.add(question, Origin(place=place, name=name))
+        return None
+
+    def choices(self, answers: str, text_format: str, place: str) -> dict | None:
+        """A multiple-choice question's choices: with a `=` it is single choice."""
+        problem = common.too_many_answers(answers.count("~") + answers.count("="))
+        if problem:
+            self.refuse(place, problem)
+            return None
+        items = answers.replace("=", "~=").split("~")
+        if not items[0].strip():
+            items = items[1:]
+        choices, weights = [], []
+        for item in items:
+            item = item.strip()
+            if item.startswith("="):
+                weight, item = 100.0, item[1:]
+            elif match := _WEIGHT.match(item):
+                weight, item = float(match.group(1)), item[match.end() :]
+            else:
+                weight = 0.0
+            answer, _hash, feedback = item.partition("#")
+            answer_text, answer_format = self.text(answer, text_format, place)
+            choice = {"text": self.texts(answer_text)}
+            feedback_text, _format = self.text(feedback, answer_format, place)
+            if feedback_text:
+                choice["feedback"] = self.texts(feedback_text)
+            choices.append(choice)
+            weights.append(weight)
+        weighted = common.weighted_kind(weights, single="=" in answers)
+        if weighted.problem:
+            self.refuse(place, weighted.problem)
+            return None
+        if weighted.warning:
+            self.warnings.append((place, weighted.warning))
+        for choice, correct in zip(
+            choices, common.weighted_correct(weights, kind=weighted.kind), strict=True
+        ):
+            choice["correct"] = correct
+        return ({"kind": weighted.kind} if weighted.kind != "single" else {}) | {"choices": choices}
+
+    def true_false(self, answers: str, text_format: str, place: str) -> dict:
+        """{T#wrong#right}: the first feedback is for a wrong answer, the second a right one."""
+        answer, _hash, feedbacks = answers.partition("#")
+        wrong, _hash, right = feedbacks.partition("#")
+        is_true = _TRUE_FALSE[answer.strip()]
+        wrong_text, _format = self.text(wrong, text_format, place)
+        right_text, _format = self.text(right, text_format, place)
+        true_text, false_text = common.true_false_texts(self.language)
+        true = {"text": self.texts(true_text), "correct": is_true}
+        false = {"text": self.texts(false_text), "correct": not is_true}
+        for choice in (true, false):
+            feedback = right_text if choice["correct"] else wrong_text
+            if feedback:
+                choice["feedback"] = self.texts(feedback)
+        return {"kind": "true_false", "choices": [true, false]}
+
+
+def _blocks(text: str) -> list[_Block]:
+    """The file's questions: runs of lines between blank lines, without comment lines."""
+    blocks, lines = [], []
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.strip()
+        if not line:
+            if lines:
+                blocks.append(_Block(lines))
+            lines = []
+        elif not line.startswith("//"):
+            lines.append((number, line))
+    if lines:
+        blocks.append(_Block(lines))
+    return blocks
+
+
+def _category_only(block: _Block) -> bool:
+    return len(block.lines) == 1 and block.lines[0][1].startswith("$CATEGORY:")
+
+
+def gift_parse(text: str | bytes, *, language: str, quiz_slug: str | None = None) -> Parsed:
+    """Read a GIFT file into quiz-file dicts whose texts are in `language`.
+
+    Each `$CATEGORY:` starts a quiz, named after the category's last part; with
+    `quiz_slug`, every question goes into that one quiz instead. Questions that
+    can't be imported are left out and listed in `problems`; the file as a whole
+    is refused (ContentFileError) only when it is too big or not UTF-8 text.
+    """
+    common.language_check(language)
+    if isinstance(text, bytes):
+        common.size_check(len(text), MAX_BYTES)
+        text = common.utf8_decode(text)
+    else:
+        common.size_check(len(text), MAX_BYTES)
+        common.size_check(len(text.encode("utf-8", "surrogatepass")), MAX_BYTES)
+        text = text.removeprefix("\ufeff")
+    # The noncharacters that stand for escapes while a question is split can't be in a text.
+    text = re.sub("[\ufdd0-\ufdd8]", "\ufffd", text.replace("\r\n", "\n").replace("\r", "\n"))
+    quizzes = common.QuizCollector(language=language, quiz_slug=quiz_slug)
+    reader = _Reader(language=language, quizzes=quizzes, problems=[], warnings=[])
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        message = gettext("The file has %(count)s lines; at most %(limit)s are read.")
+        raise ContentFileError([("", message % {"count": lines, "limit": MAX_LINES})])
+    blocks = _blocks(text)
+    common.questions_check(sum(not _category_only(block) for block in blocks))
+    for block in blocks:
+        reader.block(block)
+    return Parsed(
+        quizzes=quizzes.quizzes(),
+        origins=quizzes.origins(),
+        problems=reader.problems,
+        warnings=reader.warnings,
+    )
+
+
+def _escape(text: str) -> str:
+    """A text as GIFT writes it: its special characters escaped, new lines as \\n."""
+    text = re.sub(r"([\\~=#{}:])", r"\\\1", text.replace("\r", ""))
+    return text.replace("\n", "\\n")
+
+
+def _text(text: str) -> str:
+    """A Markdown text inside a question written with [markdown]: it takes that format,
+    unless it starts with a "[" that would read as another format's name."""
+    return ("[markdown]" if text.startswith("[") else "") + _escape(text)
+
+
+def gift_export(data: dict, *, language: str) -> str:
+    """A quiz-file dict as GIFT, its texts in `language`: reading it back gives the same
+    questions (prompts, explanations, choices, which are correct, feedback, kinds).
+
+    GIFT has no place for the rest: the quiz's description, level, pass mark and
+    guide paths, the questions' guide URLs, and the other languages. The quiz's
+    title becomes the category. A true-or-false question whose choices are not
+    named True and False in `language` is written as a single-choice one.
+    """
+    common.language_check(language)
+    title = common.text_in(data.get("title"), language) or data.get("slug", "")
+    lines = [f"$CATEGORY: $course$/top/{_escape(title.replace('/', '//'))}", ""]
+    for question in data.get("questions", []):
+        prompt = "[markdown]" + _escape(common.text_in(question.get("prompt"), language))
+        explanation = common.text_in(question.get("explanation"), language)
+        general = f"####{_text(explanation)}" if explanation else ""
+        true_false = common.true_false_choices(question, language)
+        if true_false is not None:
+            true, false = true_false
+            right, wrong = (true, false) if true.get("correct") else (false, true)
+            answer = "TRUE" if true.get("correct") else "FALSE"
+            wrong_feedback = common.text_in(wrong.get("feedback"), language)
+            right_feedback = common.text_in(right.get("feedback"), language)
+            if wrong_feedback or right_feedback:
+                answer += f"#{_text(wrong_feedback)}"
+            if right_feedback:
+                answer += f"#{_text(right_feedback)}"
+            lines += [f"{prompt}{{{answer}{general}}}", ""]
+            continue
+        choices = question.get("choices", [])
+        correct = [bool(choice.get("correct")) for choice in choices]
+        multiple = question.get("kind") == "multiple"
+        lines.append(prompt + "{")
+        for choice, weight in zip(choices, common.multiple_weights(correct), strict=True):
+            text = _text(common.text_in(choice.get("text"), language))
+            if multiple:
+                mark = f"~%{common.weight_text(weight)}%"
+            elif choice.get("correct"):
+                mark = "="
+            else:
+                # A wrong answer's text that starts like a weight keeps its % with a 0 weight.
+                mark = "~%0%" if _WEIGHT.match(text) else "~"
+            feedback = common.text_in(choice.get("feedback"), language)
+            lines.append(f"\t{mark}{text}" + (f"#{_text(feedback)}" if feedback else ""))
+        if general:
+            lines.append(f"\t{general}")
+        lines += ["}", ""]
+    return "\n".join(lines)

@@ -1,0 +1,614 @@
+"""Every import, planned before it is written (docs/quiz-format.md, "Importing").
+
+`import_plan` reads a file of any format we take (a quiz file, a guides file, a
+bundle, GIFT, Moodle XML), checks all of it and compares it with the database:
+the plan says what would be created, updated and deleted, and every problem
+with its place. It writes nothing. `import_apply` then writes the whole plan in
+one transaction, or nothing.
+"""
+
+import hashlib
+import posixpath
+from dataclasses import dataclass, field, replace
+
+from django.conf import settings
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext, ngettext
+from modeltranslation.utils import build_localized_fieldname
+
+from guides.models import GuidePath
+from quizzes.interchange import bundles
+from quizzes.interchange.gift import gift_parse
+from quizzes.interchange.moodle_common import Parsed, quiz_slug_for
+from quizzes.interchange.moodle_xml import moodle_xml_parse
+from quizzes.interchange.quizfile import (
+    QuizFileError,
+    guide_paths_check,
+    guide_paths_import,
+    quiz_archive_read,
+    quiz_export,
+    quiz_file_check,
+    quiz_import,
+)
+from quizzes.markup.images import IMAGE_DIR, ImageError, image_check, image_name, image_url
+from quizzes.models import Answer, AnswerChoice, Choice, Quiz, content_place, translated_fields
+
+FORMAT_YAML = "yaml"
+FORMAT_BUNDLE = "bundle"
+FORMAT_GIFT = "gift"
+FORMAT_MOODLE_XML = "moodle-xml"
+FORMATS = (FORMAT_YAML, FORMAT_BUNDLE, FORMAT_GIFT, FORMAT_MOODLE_XML)
+_EXTENSIONS = {
+    ".yaml": FORMAT_YAML,
+    ".yml": FORMAT_YAML,
+    ".json": FORMAT_YAML,
+    ".zip": FORMAT_BUNDLE,
+    ".gift": FORMAT_GIFT,
+    ".txt": FORMAT_GIFT,
+    ".xml": FORMAT_MOODLE_XML,
+}
+MAX_YAML_BYTES = 5 * 2**20  # One quiz or guides file.
+MAX_UPLOAD_BYTES = bundles.MAX_BUNDLE_BYTES  # The largest file any format takes.
+
+CREATE = "create"
+UPDATE = "update"
+DELETE = "delete"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing an import writes: `kind` is create, update or delete; `what` says what."""
+
+    kind: str
+    thing: str  # "guide path", "quiz", "question", "choice" or "image"
+    place: str
+    what: str
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    """What importing a file would write, and what in it can't be.
+
+    `errors` refuse the whole file: nothing of it can be imported. `problems`
+    are parts left out (the rest is imported), `warnings` what is imported with
+    a loss, `matches` how the questions of a one-language file were matched to
+    the site's. `counts` gives (kind, thing, number) of everything written,
+    including the choices of new questions that `changes` doesn't list one by one.
+    """
+
+    format: str
+    changes: tuple[Change, ...] = ()
+    counts: tuple[tuple[str, str, int], ...] = ()
+    errors: tuple[tuple[str, str], ...] = ()
+    problems: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[tuple[str, str], ...] = ()
+    matches: tuple[tuple[str, str], ...] = ()
+    guides: dict | None = None
+    quizzes: tuple[dict, ...] = ()
+    images: tuple[tuple[str, bytes], ...] = ()  # (storage name, content) the quizzes show.
+
+    @property
+    def can_apply(self) -> bool:
+        return not self.errors
+
+    @property
+    def digest(self) -> str:
+        """Tells two plans apart: a preview is confirmed only if the plan is still the same."""
+        return hashlib.sha256(repr((self.changes, self.errors)).encode()).hexdigest()
+
+
+def format_detect(*, name: str, content: bytes) -> str:
+    """The format of a file, by its extension, else by its first bytes."""
+    for extension, file_format in _EXTENSIONS.items():
+        if name.lower().endswith(extension):
+            return file_format
+    if bundles.is_zip(content):
+        return FORMAT_BUNDLE
+    start = content[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if start.startswith(b"<"):
+        return FORMAT_MOODLE_XML
+    if any(line.startswith((b"slug:", b"guide_paths:", b"{")) for line in start.splitlines()):
+        return FORMAT_YAML
+    return FORMAT_GIFT
+
+
+def _messages(pairs) -> list[str]:
+    return [f"{place}: {message}" if place else message for place, message in pairs]
+
+
+@dataclass
+class _Planner:
+    """Collects the changes and problems of one plan while the file is compared."""
+
+    format: str
+    changes: list[Change] = field(default_factory=list)
+    counts: dict[tuple[str, str], int] = field(default_factory=dict)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+    matches: list[tuple[str, str]] = field(default_factory=list)
+    guides: dict | None = None
+    quizzes: list[dict] = field(default_factory=list)
+    images: dict[str, bytes] = field(default_factory=dict)
+
+    def change(self, kind: str, thing: str, place: str, what: str, *, listed: bool = True):
+        if listed:
+            self.changes.append(Change(kind, thing, place, what))
+        self.counts[kind, thing] = self.counts.get((kind, thing), 0) + 1
+
+    def plan(self) -> ImportPlan:
+        if self.errors:
+            return ImportPlan(format=self.format, errors=tuple(self.errors))
+        return ImportPlan(
+            format=self.format,
+            changes=tuple(self.changes),
+            counts=tuple((kind, thing, n) for (kind, thing), n in self.counts.items()),
+            problems=tuple(self.problems),
+            warnings=tuple(self.warnings),
+            matches=tuple(self.matches),
+            guides=self.guides,
+            quizzes=tuple(self.quizzes),
+            images=tuple(sorted(self.images.items())),
+        )
+
+
+def import_plan(
+    *,
+    content: bytes,
+    name: str = "",
+    file_format: str | None = None,
+    language: str | None = None,
+    quiz_slug: str | None = None,
+) -> ImportPlan:
+    """What importing `content` would write, checked in full; writes nothing.
+
+    `language` and `quiz_slug` are for GIFT and Moodle XML, whose files hold one
+    language: their questions fill that language's texts of the quiz of the
+    same title (or `quiz_slug`), matched by position, or make new quizzes.
+    """
+    file_format = file_format or format_detect(name=name, content=content)
+    planner = _Planner(format=file_format)
+    try:
+        if file_format == FORMAT_BUNDLE and bundles.is_quiz_archive(content):
+            archive = quiz_archive_read(content=content)
+            _images_plan(planner, archive.images)
+            _quiz_plan(planner, archive.data, known_guides=set(), place="")
+        elif file_format == FORMAT_BUNDLE:
+            _bundle_plan(planner, bundles.bundle_read(content=content))
+        elif file_format in (FORMAT_GIFT, FORMAT_MOODLE_XML):
+            language = language or settings.LANGUAGE_CODE
+            parse = gift_parse if file_format == FORMAT_GIFT else moodle_xml_parse
+            parsed = parse(content, language=language, quiz_slug=quiz_slug)
+            _moodle_plan(planner, parsed, language=language, quiz_slug=quiz_slug)
+        else:
+            _yaml_plan(planner, _yaml_read(content))
+    except QuizFileError as error:  # ContentFileError too.
+        planner.errors.extend(error.errors)
+    return planner.plan()
+
+
+def _yaml_read(content: bytes) -> dict:
+    if len(content) > MAX_YAML_BYTES:
+        message = gettext("The file is %(size)s MB; at most %(limit)s MB can be imported.")
+        sizes = {"size": round(len(content) / 2**20, 1), "limit": round(MAX_YAML_BYTES / 2**20)}
+        raise QuizFileError([("", message % sizes)])
+    return bundles.yaml_file_read(content=content)
+
+
+def _yaml_plan(planner: _Planner, data: dict) -> None:
+    if set(data) == {"guide_paths"} and isinstance(data["guide_paths"], list):
+        _guides_diff(planner, data, guide_paths_check(data=data))
+        return
+    _quiz_plan(planner, data, known_guides=set(), place="")
+
+
+def _bundle_plan(planner: _Planner, bundle: bundles.Bundle) -> None:
+    _images_plan(
+        planner, {posixpath.join(IMAGE_DIR, name): data for name, data in bundle.images.items()}
+    )
+    known = set()
+    if bundle.guides is not None:
+        try:
+            guides = guide_paths_check(data=bundle.guides)
+        except QuizFileError as error:
+            raise QuizFileError(bundles.in_entry(bundles.GUIDES_NAME, error.errors)) from None
+        _guides_diff(planner, bundle.guides, guides)
+        known = {slug for slug, _fields in guides}
+    for name, data in bundle.quizzes:
+        slug = name.removeprefix(bundles.QUIZ_DIR).removesuffix(".yaml")
+        if isinstance(data, dict) and data.get("slug") != slug:
+            message = gettext("the slug in the file must be the file's name (%(slug)s).")
+            planner.errors.append((name, message % {"slug": slug}))
+            continue
+        _quiz_plan(planner, data, known_guides=known, place=name)
+
+
+def _images_plan(planner: _Planner, images: dict[str, bytes]) -> None:
+    """The images that come with the quizzes (by storage name); those the site lacks are new,
+    and a file that is not an image the site takes is left out."""
+    for name, data in sorted(images.items()):
+        try:
+            image_check(data=data)
+        except ImageError as error:
+            planner.problems.append((bundles.IMAGE_DIR + posixpath.basename(name), str(error)))
+            continue
+        planner.images[name] = data
+        if not default_storage.exists(name):
+            planner.change("create", "image", posixpath.basename(name), "")
+
+
+def _guides_diff(planner: _Planner, data: dict, guides: list[tuple[str, dict]]) -> None:
+    """Compare a checked guides file with the guide paths; it is written if any changes."""
+    written = len(planner.changes)
+    existing = GuidePath.objects.in_bulk([slug for slug, _fields in guides], field_name="slug")
+    for slug, fields in guides:
+        guide = existing.get(slug)
+        place = gettext("guide path %(slug)s") % {"slug": slug}
+        if guide is None:
+            planner.change(CREATE, "guide path", place, _quoted(fields[_default("title")]))
+            continue
+        changed = _changed_fields(guide, fields)
+        if changed:
+            planner.change(UPDATE, "guide path", place, changed)
+    if len(planner.changes) > written:
+        planner.guides = data
+
+
+def _default(name: str) -> str:
+    return build_localized_fieldname(name, settings.LANGUAGE_CODE)
+
+
+def _quoted(text: str, length: int = 60) -> str:
+    text = " ".join(text.split())
+    return f"“{text if len(text) <= length else text[: length - 1] + '…'}”"
+
+
+def _field_label(model, name: str) -> str:
+    """ "prompt_fr" as "prompt (fr)"; an untranslated field as it is."""
+    for base in translated_fields(model):
+        for code, _name in settings.LANGUAGES:
+            if name == build_localized_fieldname(base, code):
+                return f"{base} ({code})"
+    return name
+
+
+def _changed_fields(obj, fields: dict) -> str:
+    """The fields whose value differs from the object's, as "title (fr), level"."""
+
+    def value(text):
+        return "" if text is None else text
+
+    changed = [
+        _field_label(type(obj), name)
+        for name, new in fields.items()
+        if value(getattr(obj, name)) != value(new)
+    ]
+    return ", ".join(changed)
+
+
+def _quiz_plan(planner: _Planner, data: dict, *, known_guides: set[str], place: str) -> None:
+    """Check one quiz file and compare it with the quiz of its slug.
+
+    Guide paths are checked here, against the database and `known_guides` (the
+    ones the same bundle brings), so that a bundle can name the guide paths it
+    creates; the quiz itself is checked by quiz_file_check.
+    """
+    guide_slugs = data.get("guide_paths", []) if isinstance(data, dict) else []
+    if isinstance(guide_slugs, list) and all(isinstance(slug, str) for slug in guide_slugs):
+        data = {**data, "guide_paths": []}
+        known = known_guides | set(
+            GuidePath.objects.filter(slug__in=guide_slugs).values_list("slug", flat=True)
+        )
+        unknown = sorted(set(guide_slugs) - known)
+    else:
+        guide_slugs, unknown = [], []
+    try:
+        fields, _guides, questions = quiz_file_check(data=data, images=planner.images)
+    except QuizFileError as error:
+        errors = list(error.errors)
+    else:
+        errors = []
+    if unknown:
+        message = gettext("guide_paths: unknown guide paths: %(slugs)s.")
+        errors.insert(0, (gettext("quiz"), message % {"slugs": ", ".join(unknown)}))
+        hint = gettext(
+            "Import the guide paths first: a guides file, or a bundle of the whole site "
+            "(manage.py exportcontent, then importcontent)."
+        )
+        errors.append(("", hint))
+    if errors:
+        planner.errors.extend(bundles.in_entry(place, errors) if place else errors)
+        return
+    written = sum(planner.counts.values())
+    _quiz_diff(planner, fields, guide_slugs, questions)
+    if sum(planner.counts.values()) > written:  # A quiz that doesn't change isn't written.
+        planner.quizzes.append({**data, "guide_paths": guide_slugs})
+
+
+def _quiz_diff(planner: _Planner, fields: dict, guide_slugs: list[str], questions: list) -> None:
+    slug = fields["slug"]
+    quiz_place = gettext("quiz %(slug)s") % {"slug": slug}
+    quiz = Quiz.objects.filter(slug=slug).first()
+    if quiz is None:
+        choices = sum(len(question.choices) for question in questions)
+        what = f"{_quoted(fields[_default('title')])}: " + ", ".join(
+            [_count_text("question", len(questions)), _count_text("choice", choices)]
+        )
+        planner.change(CREATE, "quiz", quiz_place, what)
+        for question in questions:
+            planner.change(CREATE, "question", quiz_place, "", listed=False)
+            for _choice in question.choices:
+                planner.change(CREATE, "choice", quiz_place, "", listed=False)
+        return
+    changed = _changed_fields(quiz, {k: v for k, v in fields.items() if k != "slug"})
+    old_guides = set(quiz.guide_paths.values_list("slug", flat=True))
+    if old_guides != set(guide_slugs):
+        changed = ", ".join(filter(None, [changed, "guide_paths"]))
+    if changed:
+        planner.change(UPDATE, "quiz", quiz_place, changed)
+    existing = {question.position: question for question in quiz.questions.all()}
+    choices_of = {}
+    for choice in Choice.objects.filter(question__quiz=quiz):
+        choices_of.setdefault(choice.question_id, {})[choice.position] = choice
+    answered = set(Answer.objects.filter(question__quiz=quiz).values_list("question", flat=True))
+    picked = set(
+        AnswerChoice.objects.filter(choice__question__quiz=quiz).values_list("choice", flat=True)
+    )
+    for number, item in enumerate(questions, 1):
+        place = f"{quiz_place}, {content_place(number)}"
+        question = existing.pop(item.position, None)
+        if question is None:
+            what = f"{_quoted(item.fields[_default('prompt')])}, " + _count_text(
+                "choice", len(item.choices)
+            )
+            planner.change(CREATE, "question", place, what)
+            for _choice in item.choices:
+                planner.change(CREATE, "choice", place, "", listed=False)
+            continue
+        changed = _changed_fields(question, item.fields)
+        if changed:
+            planner.change(UPDATE, "question", place, changed)
+        old_choices = dict(choices_of.get(question.pk, {}))
+        for choice_number, (position, choice_fields) in enumerate(item.choices, 1):
+            choice_place = f"{quiz_place}, {content_place(number, choice_number)}"
+            choice = old_choices.pop(position, None)
+            if choice is None:
+                text = _quoted(choice_fields[_default("text")])
+                planner.change(CREATE, "choice", choice_place, text)
+                continue
+            changed = _changed_fields(choice, choice_fields)
+            if changed:
+                planner.change(UPDATE, "choice", choice_place, changed)
+        for choice in old_choices.values():
+            choice_place = gettext(
+                "%(quiz)s, question at position %(question)s, choice at position %(choice)s"
+            ) % {"quiz": quiz_place, "question": question.position, "choice": choice.position}
+            if choice.pk in picked:
+                planner.errors.append((choice_place, _answered()))
+            planner.change(DELETE, "choice", choice_place, _quoted(choice.text))
+    for question in existing.values():
+        place = gettext("%(quiz)s, question at position %(position)s") % {
+            "quiz": quiz_place,
+            "position": question.position,
+        }
+        if question.pk in answered:
+            planner.errors.append((place, _answered()))
+        planner.change(DELETE, "question", place, _quoted(question.prompt))
+        for _choice in choices_of.get(question.pk, {}):
+            planner.change(DELETE, "choice", place, "", listed=False)
+
+
+def _answered() -> str:
+    return gettext("it would delete content that learners have answered.")
+
+
+def _moodle_images(planner: _Planner, parsed: Parsed) -> Parsed:
+    """A Moodle file's images, stored under the names of the site's (by their content), and
+    its texts pointing at them there; an image the site doesn't take is left out."""
+    urls = {}
+    for name, data in sorted(parsed.images.items()):
+        try:
+            stored = image_name(data=data, extension=image_check(data=data))
+        except ImageError as error:
+            planner.problems.append((bundles.IMAGE_DIR + name, str(error)))
+            continue
+        urls[f"]({bundles.IMAGE_DIR}{name})"] = f"]({image_url(stored)})"
+        _images_plan(planner, {stored: data})
+
+    def pointed(value):
+        if isinstance(value, str):
+            for old, new in urls.items():
+                value = value.replace(old, new)
+            return value
+        if isinstance(value, dict):
+            return {key: pointed(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [pointed(item) for item in value]
+        return value
+
+    return replace(parsed, quizzes=[pointed(data) for data in parsed.quizzes])
+
+
+def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug: str | None):
+    """A GIFT or Moodle XML file's quizzes: each fills the texts in `language` of the quiz it
+    matches (the target quiz, or the quiz of the same title), or is a new quiz."""
+    planner.problems.extend(parsed.problems)
+    planner.warnings.extend(parsed.warnings)
+    parsed = _moodle_images(planner, parsed)
+    taken = set(Quiz.objects.values_list("slug", flat=True))
+    numbers: dict[str, int] = {}
+    for data, origins in zip(parsed.quizzes, parsed.origins, strict=True):
+        title = data["title"][language]
+        quiz, problem = _quiz_match(title, quiz_slug)
+        quiz_place = gettext("quiz “%(title)s”") % {"title": title}
+        if problem:
+            planner.problems.append((quiz_place, problem))
+            continue
+        if quiz is None and language != settings.LANGUAGE_CODE:
+            message = gettext(
+                "no quiz of the site has this title. A file in %(language)s only fills the "
+                "%(language)s texts of quizzes that exist (pick the quiz, or import the "
+                "%(default)s questions first): left out."
+            )
+            values = {"language": language, "default": settings.LANGUAGE_CODE}
+            planner.problems.append((quiz_place, message % values))
+            continue
+        if quiz is None:
+            slug = quiz_slug or quiz_slug_for(title, taken, numbers)
+            _quiz_plan(planner, {**data, "slug": slug}, known_guides=set(), place="")
+            continue
+        merged = _translations_fill(planner, quiz, data, origins, language=language)
+        _quiz_plan(planner, merged, known_guides=set(), place="")
+
+
+def _quiz_match(title: str, quiz_slug: str | None) -> tuple[Quiz | None, str]:
+    """The quiz a file's quiz fills: the target quiz, else the one of the same title."""
+    if quiz_slug:
+        return Quiz.objects.filter(slug=quiz_slug).first(), ""
+    titles = Q()
+    for code, _name in settings.LANGUAGES:
+        titles |= Q(**{build_localized_fieldname("title", code): title})
+    matches = list(Quiz.objects.filter(titles)[:2])
+    if len(matches) > 1:
+        return None, gettext("several quizzes have this title: pick the quiz to fill.")
+    return (matches[0] if matches else None), ""
+
+
+_QUESTION_TEXTS = ("prompt", "explanation")
+_CHOICE_TEXTS = ("text", "feedback")
+
+
+def _translations_fill(planner, quiz: Quiz, data: dict, origins, *, language: str) -> dict:
+    """The quiz's own file with the texts in `language` taken from the file's quiz.
+
+    Questions are matched by position, then choices by position; a question of
+    another kind or with another number of choices is left out. Questions past
+    the quiz's last are added when the file is in the default language.
+    """
+    merged = quiz_export(quiz=quiz)
+    quiz_place = gettext("quiz %(slug)s") % {"slug": quiz.slug}
+    if data.get("description"):
+        merged.setdefault("description", {})[language] = data["description"][language]
+    questions = merged["questions"]
+    last = max((q.get("position", n) for n, q in enumerate(questions, 1)), default=0)
+    for number, (item, origin) in enumerate(zip(data["questions"], origins, strict=True), 1):
+        if number > len(questions):
+            if language != settings.LANGUAGE_CODE:
+                message = gettext(
+                    "%(quiz)s has no question %(number)s, and a question can't be made from "
+                    "%(language)s texts alone: left out."
+                )
+                values = {"quiz": quiz_place, "number": number, "language": language}
+                planner.problems.append((origin.place, message % values))
+                continue
+            last += 1
+            questions.append({**item, "position": last})
+            message = gettext("added to %(quiz)s as a new question.")
+            planner.matches.append((origin.place, message % {"quiz": quiz_place}))
+            continue
+        target = questions[number - 1]
+        place = content_place(number)
+        if item.get("kind", "single") != target.get("kind", "single") or len(
+            item["choices"]
+        ) != len(target["choices"]):
+            message = gettext(
+                "does not match %(quiz)s, %(place)s (another kind or number of choices): left out."
+            )
+            planner.problems.append((origin.place, message % {"quiz": quiz_place, "place": place}))
+            continue
+        _texts_copy(item, target, _QUESTION_TEXTS, language)
+        for choice, target_choice in zip(item["choices"], target["choices"], strict=True):
+            _texts_copy(choice, target_choice, _CHOICE_TEXTS, language)
+        if [bool(c.get("correct")) for c in item["choices"]] != [
+            bool(c.get("correct")) for c in target["choices"]
+        ]:
+            message = gettext("other choices are correct in the file: the site's are kept.")
+            planner.warnings.append((origin.place, message))
+        message = gettext("matched %(quiz)s, %(place)s.")
+        planner.matches.append((origin.place, message % {"quiz": quiz_place, "place": place}))
+    if len(data["questions"]) < len(questions):
+        message = gettext("questions %(first)s to %(last)s are not in the file: they are kept.")
+        values = {"first": len(data["questions"]) + 1, "last": len(questions)}
+        planner.matches.append((quiz_place, message % values))
+    return merged
+
+
+def _texts_copy(source: dict, target: dict, names: tuple[str, ...], language: str) -> None:
+    for name in names:
+        text = (source.get(name) or {}).get(language)
+        if text:
+            target.setdefault(name, {})[language] = text
+
+
+@transaction.atomic
+def import_apply(*, plan: ImportPlan) -> ImportPlan:
+    """Write a plan: guide paths first, then quizzes, all of it or nothing.
+
+    Raises QuizFileError (and writes nothing) when the plan can't be applied.
+    """
+    if not plan.can_apply:
+        raise QuizFileError(list(plan.errors))
+    if plan.guides is not None:
+        guide_paths_import(data=plan.guides)
+    for data in plan.quizzes:
+        quiz_import(data=data, images=dict(plan.images))
+    return plan
+
+
+def _count_text(thing: str, number: int) -> str:
+    """ "1 question", "3 choices"."""
+    forms = {
+        "guide path": ngettext("%(count)s guide path", "%(count)s guide paths", number),
+        "quiz": ngettext("%(count)s quiz", "%(count)s quizzes", number),
+        "question": ngettext("%(count)s question", "%(count)s questions", number),
+        "choice": ngettext("%(count)s choice", "%(count)s choices", number),
+        "image": ngettext("%(count)s image", "%(count)s images", number),
+    }
+    return forms[thing] % {"count": number}
+
+
+THINGS = ("guide path", "quiz", "question", "choice", "image")
+
+
+def plan_summary(plan: ImportPlan) -> list[str]:
+    """One line per kind of change, "Create: 2 guide paths, 2 quizzes, 16 questions", or
+    "Nothing to change." when the plan writes nothing."""
+    kinds = {CREATE: gettext("Create"), UPDATE: gettext("Update"), DELETE: gettext("Delete")}
+    counts = {(kind, thing): number for kind, thing, number in plan.counts}
+    lines = []
+    for kind, label in kinds.items():
+        parts = [
+            _count_text(thing, counts[kind, thing]) for thing in THINGS if (kind, thing) in counts
+        ]
+        if parts:
+            lines.append(
+                gettext("%(kind)s: %(things)s.") % {"kind": label, "things": ", ".join(parts)}
+            )
+    return lines or [gettext("Nothing to change.")]
+
+
+def plan_lines(plan: ImportPlan) -> list[str]:
+    """The plan as the commands print it: the summary, each change, then what was matched,
+    left out and imported with a loss, each with its place."""
+    if not plan.can_apply:
+        return [gettext("The file can't be imported:"), *_indented(plan.errors)]
+    kinds = {CREATE: gettext("create"), UPDATE: gettext("update"), DELETE: gettext("delete")}
+    lines = plan_summary(plan)
+    lines += [
+        "  " + ": ".join(filter(None, [kinds[change.kind], change.place, change.what]))
+        for change in plan.changes
+    ]
+    for title, pairs in (
+        (gettext("Matched:"), plan.matches),
+        (gettext("Left out:"), plan.problems),
+        (gettext("Imported with a loss:"), plan.warnings),
+    ):
+        if pairs:
+            lines += [title, *_indented(pairs)]
+    return lines
+
+
+def _indented(pairs) -> list[str]:
+    return ["  " + line for line in _messages(pairs)]

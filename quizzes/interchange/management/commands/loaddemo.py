@@ -1,0 +1,27 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from quizzes.interchange.quizfile import guide_paths_import, quiz_file_read, quiz_import
+from quizzes.markup.images import IMAGE_DIR
+
+DEMO_DIR = Path(__file__).resolve().parents[3] / "demo"
+
+
+class Command(BaseCommand):
+    help = "Load the demo guide paths and quizzes; running it again updates them in place."
+
+    def handle(self, *args, **options):
+        guides_file = DEMO_DIR / "guides.yaml"
+        guides = guide_paths_import(data=quiz_file_read(content=guides_file.read_bytes()))
+        # The demo's images, as a quiz file's .zip would bring them (quizzes/demo/images/).
+        images = {
+            f"{IMAGE_DIR}/{path.name}": path.read_bytes()
+            for path in sorted((DEMO_DIR / "images").glob("*.png"))
+        }
+        quizzes = [
+            quiz_import(data=quiz_file_read(content=path.read_bytes()), images=images)
+            for path in sorted(DEMO_DIR.glob("*.yaml"))
+            if path.name != "guides.yaml"
+        ]
+        self.stdout.write(f"Demo content: {len(guides)} guide paths, {len(quizzes)} quizzes.")

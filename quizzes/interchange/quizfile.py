@@ -1,0 +1,539 @@
+"""The quiz file format (docs/quiz-format.md): read, check, import and export quizzes and guide
+paths as YAML files. The whole file is checked before anything is written."""
+
+import io
+import posixpath
+import re
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import yaml
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.files.storage import default_storage
+from django.db import models, transaction
+from django.db.models import ProtectedError
+from django.utils.translation import gettext
+from modeltranslation.utils import build_localized_fieldname
+
+from guides.models import GuidePath
+from quizzes.markup import rendering as markup
+from quizzes.markup.images import IMAGE_DIR, ImageError, image_check, image_store, name_of_url
+from quizzes.models import (
+    Choice,
+    ContentImage,
+    Level,
+    Question,
+    QuestionKind,
+    Quiz,
+    choice_problems,
+    content_place,
+    translated_fields,
+)
+from quizzes.snapshots import text_problems
+
+
+class QuizFileError(ValueError):
+    """A quiz or guides file that can't be imported.
+
+    `errors` lists every problem found as (place, message); place says where in
+    the file ("question 3, choice 2") and is empty for the file as a whole.
+    """
+
+    def __init__(self, errors: list[tuple[str, str]]):
+        self.errors = errors
+        super().__init__("\n".join(self.messages))
+
+    @property
+    def messages(self) -> list[str]:
+        return [f"{place}: {message}" if place else message for place, message in self.errors]
+
+
+def quiz_file_read(*, content: bytes) -> dict:
+    """Decode and parse a quiz or guides file: UTF-8 YAML (or JSON) holding a mapping."""
+    if b"\x00" in content:
+        raise QuizFileError([("", gettext("This is a binary file, not a YAML text file."))])
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        message = gettext("The file is not UTF-8 text (invalid byte at position %(position)s).")
+        raise QuizFileError([("", message % {"position": error.start + 1})]) from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        place = gettext("line %(line)s") % {"line": mark.line + 1} if mark else ""
+        problem = error.problem or error.context or ""
+        message = gettext("broken YAML syntax: %(problem)s.") % {"problem": problem}
+        raise QuizFileError([(place, message)]) from None
+    except yaml.YAMLError:
+        raise QuizFileError([("", gettext("The file is not valid YAML."))]) from None
+    if not isinstance(data, dict):
+        message = gettext("The file must hold a mapping of fields (slug, title, questions…).")
+        raise QuizFileError([("", message)])
+    return data
+
+
+def quiz_file_dump(data: dict) -> str:
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
+
+
+# A quiz with images travels as a .zip: its YAML file and images/<name> for every image its
+# texts show (`/media/content/<name>`). These limits keep a hostile archive from filling the
+# memory or the disk before anything is checked.
+ARCHIVE_IMAGES = "images/"
+ARCHIVE_MAX_FILES = 200
+ARCHIVE_MAX_BYTES = 50 * 1024 * 1024
+_IMAGE_BASENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+# The same bytes from the same quiz: export → import → export gives an identical archive.
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class QuizArchive:
+    """A quiz file with the images it brings, by storage name (`content/<name>`)."""
+
+    data: dict
+    images: dict[str, bytes]
+
+
+def quiz_archive_read(*, content: bytes) -> QuizArchive:
+    """A YAML quiz file, or a .zip holding one YAML file and its images/."""
+    if not content.startswith(b"PK\x03\x04"):
+        return QuizArchive(quiz_file_read(content=content), {})
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(content))
+        infos = [info for info in archive.infolist() if not info.is_dir()]
+    except (zipfile.BadZipFile, ValueError):
+        raise QuizFileError([("", gettext("The file is not a valid .zip archive."))]) from None
+    if len(infos) > ARCHIVE_MAX_FILES or sum(i.file_size for i in infos) > ARCHIVE_MAX_BYTES:
+        message = gettext(
+            "The archive holds more than %(files)s files or %(megabytes)s MB once unpacked."
+        )
+        raise QuizFileError(
+            [("", message % {"files": ARCHIVE_MAX_FILES, "megabytes": ARCHIVE_MAX_BYTES >> 20})]
+        )
+    yamls = [
+        info
+        for info in infos
+        if "/" not in info.filename and info.filename.endswith((".yaml", ".yml"))
+    ]
+    if len(yamls) != 1:
+        message = gettext("The archive must hold one .yaml quiz file at its top, and images/.")
+        raise QuizFileError([("", message)])
+    errors, images = [], {}
+    for info in infos:
+        if info is yamls[0]:
+            continue
+        basename = info.filename.removeprefix(ARCHIVE_IMAGES)
+        if not info.filename.startswith(ARCHIVE_IMAGES) or not _IMAGE_BASENAME.match(basename):
+            message = gettext("unexpected file in the archive: only images/<name> may be there.")
+            errors.append((info.filename, message))
+            continue
+        images[posixpath.join(IMAGE_DIR, basename)] = archive.read(info)
+    if errors:
+        raise QuizFileError(errors)
+    return QuizArchive(quiz_file_read(content=archive.read(yamls[0])), images)
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def image_references(data: dict) -> dict[str, str]:
+    """{storage name: first alt text} of the site's images the file's texts show."""
+    found: dict[str, str] = {}
+    for text in _strings(data):
+        if "](" in text:
+            for src, alt in markup.images(text):
+                name = name_of_url(src)
+                if name is not None:
+                    found.setdefault(name, alt)
+    return found
+
+
+def quiz_archive(*, quiz: Quiz) -> tuple[str, bytes, str]:
+    """(file name, content, content type) of a quiz's export: YAML, or a .zip with its images."""
+    data = quiz_export(quiz=quiz)
+    text = quiz_file_dump(data)
+    names = sorted(image_references(data))
+    if not names:
+        return f"{quiz.slug}.yaml", text.encode(), "application/yaml; charset=utf-8"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        files = [(f"{quiz.slug}.yaml", text.encode())]
+        for name in names:
+            with default_storage.open(name, "rb") as image:
+                files.append((ARCHIVE_IMAGES + posixpath.basename(name), image.read()))
+        for filename, content in files:
+            info = zipfile.ZipInfo(filename, date_time=_ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, content)
+    return f"{quiz.slug}.zip", buffer.getvalue(), "application/zip"
+
+
+QUIZ_KEYS = {
+    "slug",
+    "title",
+    "description",
+    "level",
+    "pass_mark",
+    "shuffle_choices",
+    "is_published",
+    "guide_paths",
+    "questions",
+}
+QUESTION_KEYS = {"position", "kind", "prompt", "explanation", "guide_url", "choices"}
+CHOICE_KEYS = {"position", "text", "correct", "feedback"}
+GUIDE_PATH_KEYS = {"slug", "title", "summary", "url", "position", "is_published"}
+
+
+@dataclass
+class _FileChecker:
+    """Reads values out of a parsed file, collecting every problem with its place."""
+
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    # Which images a text may show: the site's, and those the file brings.
+    image_exists: Callable[[str], bool] = default_storage.exists
+
+    def error(self, place: str, message: str) -> None:
+        self.errors.append((place, message))
+
+    def mapping(self, value, place: str, keys: set[str], required: set[str]) -> dict:
+        if not isinstance(value, dict):
+            self.error(place, gettext("must be a mapping of fields."))
+            return {}
+        unknown = sorted(str(key) for key in value if key not in keys)
+        if unknown:
+            message = gettext("unknown fields: %(fields)s (allowed: %(allowed)s).")
+            allowed = ", ".join(sorted(keys))
+            self.error(place, message % {"fields": ", ".join(unknown), "allowed": allowed})
+        for key in sorted(required - set(value)):
+            self.error(place, gettext("%(field)s is missing.") % {"field": key})
+        return value
+
+    def typed(self, data: dict, key: str, place: str, kind: type, default):
+        value = data.get(key, default)
+        # YAML reads true/false as bool, which is also an int.
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            names = {str: gettext("a text"), int: gettext("a whole number"), bool: "true / false"}
+            message = gettext("%(field)s must be %(kind)s.") % {"field": key, "kind": names[kind]}
+            self.error(place, message)
+            return default
+        return value
+
+    def items(self, data: dict, key: str, place: str) -> list:
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            self.error(place, gettext("%(field)s must be a list.") % {"field": key})
+            return []
+        return value
+
+    def texts(self, data: dict, key: str, place: str, *, required: bool) -> dict[str, str]:
+        """The translated field `key` as {"title_en": …, "title_fr": …}."""
+        value = data.get(key, {})
+        if isinstance(value, str):
+            value = {settings.LANGUAGE_CODE: value}
+        languages = [code for code, _name in settings.LANGUAGES]
+        if not isinstance(value, dict) or not all(isinstance(text, str) for text in value.values()):
+            message = gettext("%(field)s must be a text or map language codes to texts.")
+            self.error(place, message % {"field": key})
+            value = {}
+        unknown = sorted(str(code) for code in value if code not in languages)
+        if unknown:
+            message = gettext("%(field)s has unknown languages: %(languages)s.")
+            self.error(place, message % {"field": key, "languages": ", ".join(unknown)})
+        if required and not value.get(settings.LANGUAGE_CODE):
+            message = gettext("%(field)s needs a text in %(language)s.")
+            self.error(place, message % {"field": key, "language": settings.LANGUAGE_CODE})
+        for code in languages:
+            source = value.get(code) or ""
+            for problem in text_problems(
+                field=key, language=code, source=source, image_exists=self.image_exists
+            ):
+                self.error(place, problem)
+        return {build_localized_fieldname(key, code): value.get(code) or "" for code in languages}
+
+    def positions(self, items: list[dict], place_of) -> list[int]:
+        """Each item's `position` if it gives one, else its number in the list."""
+        positions: list[int] = []
+        for number, item in enumerate(items, 1):
+            position = self.typed(item, "position", place_of(number), int, number)
+            if position < 1:
+                self.error(place_of(number), gettext("position must be 1 or more."))
+            elif position in positions:
+                message = gettext("position %(position)s is already used by %(other)s.")
+                other = place_of(positions.index(position) + 1)
+                self.error(place_of(number), message % {"position": position, "other": other})
+            positions.append(position)
+        return positions
+
+    def model(self, instance: models.Model, place: str, exclude: list[str]) -> None:
+        """Django's own field checks: lengths, URLs, slugs, choices, ranges."""
+        # The untranslated attribute only mirrors one language: check each language's own.
+        exclude = [*exclude, *translated_fields(type(instance))]
+        try:
+            instance.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
+        except ValidationError as error:
+            for name, messages in error.message_dict.items():
+                for message in messages:
+                    self.error(place, f"{name}: {message}")
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise QuizFileError(self.errors)
+
+
+def _place_quiz() -> str:
+    return gettext("quiz")
+
+
+@dataclass
+class _QuestionData:
+    position: int
+    fields: dict
+    choices: list[tuple[int, dict]]
+
+
+def _images_check(check: _FileChecker, images: dict[str, bytes]) -> None:
+    """Each image of an archive is an image the site takes, and doesn't replace another one."""
+    for name, data in images.items():
+        place = ARCHIVE_IMAGES + posixpath.basename(name)
+        try:
+            extension = image_check(data=data)
+        except ImageError as error:
+            check.error(place, str(error))
+            continue
+        if not name.endswith("." + extension):
+            message = gettext("this is a %(extension)s image: name it *.%(extension)s.")
+            check.error(place, message % {"extension": extension})
+        elif default_storage.exists(name):
+            with default_storage.open(name, "rb") as stored:
+                if stored.read() != data:
+                    message = gettext("the site has another image under this name; rename it.")
+                    check.error(place, message)
+
+
+def _quiz_parse(
+    data: dict, images: dict[str, bytes]
+) -> tuple[dict, list[GuidePath], list[_QuestionData]]:
+    """Check a whole quiz file without writing anything; raise QuizFileError listing it all."""
+    check = _FileChecker(image_exists=lambda name: name in images or default_storage.exists(name))
+    _images_check(check, images)
+    place = _place_quiz()
+    data = check.mapping(data, place, QUIZ_KEYS, {"slug", "title"})
+    fields = {
+        **check.texts(data, "title", place, required=True),
+        **check.texts(data, "description", place, required=False),
+        "level": check.typed(data, "level", place, str, Level.BEGINNER),
+        "pass_mark": check.typed(data, "pass_mark", place, int, 70),
+        "shuffle_choices": check.typed(data, "shuffle_choices", place, bool, False),
+        "is_published": check.typed(data, "is_published", place, bool, False),
+    }
+    slug = check.typed(data, "slug", place, str, "")
+    check.model(Quiz(slug=slug, **fields), place, exclude=[])
+
+    slugs = check.items(data, "guide_paths", place)
+    if not all(isinstance(item, str) for item in slugs):
+        check.error(place, gettext("guide_paths must list guide path slugs."))
+        slugs = []
+    guides = list(GuidePath.objects.filter(slug__in=slugs))
+    unknown = sorted(set(slugs) - {guide.slug for guide in guides})
+    if unknown:
+        message = gettext("guide_paths: unknown guide paths: %(slugs)s.")
+        check.error(place, message % {"slugs": ", ".join(unknown)})
+
+    items = [
+        check.mapping(item, content_place(number), QUESTION_KEYS, {"prompt", "choices"})
+        for number, item in enumerate(check.items(data, "questions", place), 1)
+    ]
+    if fields["is_published"] and not items:
+        check.error(place, gettext("A published quiz needs at least one question."))
+    questions = []
+    positions = check.positions(items, content_place)
+    for number, (item, position) in enumerate(zip(items, positions, strict=True), 1):
+        question_place = content_place(number)
+        question_fields = {
+            **check.texts(item, "prompt", question_place, required=True),
+            **check.texts(item, "explanation", question_place, required=False),
+            **check.texts(item, "guide_url", question_place, required=False),
+            "kind": check.typed(item, "kind", question_place, str, QuestionKind.SINGLE),
+        }
+        check.model(Question(position=position, **question_fields), question_place, ["quiz"])
+        choice_items = [
+            check.mapping(choice, content_place(number, choice_number), CHOICE_KEYS, {"text"})
+            for choice_number, choice in enumerate(check.items(item, "choices", question_place), 1)
+        ]
+        choice_positions = check.positions(
+            choice_items, lambda choice_number, n=number: content_place(n, choice_number)
+        )
+        choices = []
+        for choice_number, (choice_item, choice_position) in enumerate(
+            zip(choice_items, choice_positions, strict=True), 1
+        ):
+            choice_place = content_place(number, choice_number)
+            choice_fields = {
+                **check.texts(choice_item, "text", choice_place, required=True),
+                **check.texts(choice_item, "feedback", choice_place, required=False),
+                "is_correct": check.typed(choice_item, "correct", choice_place, bool, False),
+            }
+            choice = Choice(position=choice_position, **choice_fields)
+            check.model(choice, choice_place, ["question"])
+            choices.append((choice_position, choice_fields))
+        for problem in choice_problems(
+            question_fields["kind"], [choice["is_correct"] for _position, choice in choices]
+        ):
+            check.error(question_place, problem)
+        questions.append(_QuestionData(position, question_fields, choices))
+    check.raise_if_any()
+    return {"slug": slug, **fields}, guides, questions
+
+
+@transaction.atomic
+def quiz_import(*, data: dict, images: dict[str, bytes] | None = None) -> Quiz:
+    """Create or update a quiz, its questions and choices by slug and position.
+
+    The whole file is checked first and every problem reported at once; a bad
+    file changes nothing. Recorded answers are never touched: a question or
+    choice that has answers and is missing from the file makes the import fail
+    instead of deleting it. `images` (by storage name, from a .zip) are stored, each
+    once, and listed among the content images of the admin.
+    """
+    images = images or {}
+    fields, guides, questions = _quiz_parse(data, images)
+    alts = image_references(data)
+    for name, image in sorted(images.items()):
+        if name not in alts:  # Brought along but shown nowhere: not kept.
+            continue
+        image_store(name=name, data=image)
+        alt = {f"alt_{settings.LANGUAGE_CODE}": alts.get(name) or name}
+        ContentImage.objects.get_or_create(file=name, defaults=alt)
+    quiz, _created = Quiz.objects.update_or_create(slug=fields.pop("slug"), defaults=fields)
+    quiz.guide_paths.set(guides)
+    _delete_unrecorded(
+        quiz.questions.exclude(position__in=[question.position for question in questions]),
+        _place_quiz(),
+    )
+    for number, item in enumerate(questions, 1):
+        question, _created = Question.objects.update_or_create(
+            quiz=quiz, position=item.position, defaults=item.fields
+        )
+        _delete_unrecorded(
+            question.choices.exclude(position__in=[position for position, _f in item.choices]),
+            content_place(number),
+        )
+        for position, choice_fields in item.choices:
+            Choice.objects.update_or_create(
+                question=question, position=position, defaults=choice_fields
+            )
+    return quiz
+
+
+def _delete_unrecorded(queryset, place: str) -> None:
+    try:
+        queryset.delete()
+    except ProtectedError:
+        message = gettext("it would delete content that learners have answered.")
+        raise QuizFileError([(place, message)]) from None
+
+
+def guide_paths_check(*, data: dict) -> list[tuple[str, dict]]:
+    """Check a whole guides file without writing: each guide path as (slug, model fields)."""
+    check = _FileChecker()
+    data = check.mapping(data, "", {"guide_paths"}, {"guide_paths"})
+    parsed = []
+    items = check.items(data, "guide_paths", "")
+    for number, item in enumerate(items, 1):
+        place = gettext("guide path %(number)s") % {"number": number}
+        item = check.mapping(item, place, GUIDE_PATH_KEYS, {"slug", "title"})
+        fields = {
+            **check.texts(item, "title", place, required=True),
+            **check.texts(item, "summary", place, required=False),
+            "url": check.typed(item, "url", place, str, ""),
+            "position": check.typed(item, "position", place, int, number),
+            "is_published": check.typed(item, "is_published", place, bool, False),
+        }
+        slug = check.typed(item, "slug", place, str, "")
+        check.model(GuidePath(slug=slug, **fields), place, exclude=[])
+        parsed.append((slug, fields))
+    check.raise_if_any()
+    return parsed
+
+
+@transaction.atomic
+def guide_paths_import(*, data: dict) -> list[GuidePath]:
+    """Create or update guide paths by slug from a guides file."""
+    return [
+        GuidePath.objects.update_or_create(slug=slug, defaults=fields)[0]
+        for slug, fields in guide_paths_check(data=data)
+    ]
+
+
+def _texts_export(obj: models.Model) -> dict:
+    """Every translated field that has a text, as {field: {language: text}}."""
+    texts = {}
+    for name in translated_fields(type(obj)):
+        values = {
+            code: getattr(obj, build_localized_fieldname(name, code))
+            for code, _name in settings.LANGUAGES
+        }
+        values = {code: text for code, text in values.items() if text}
+        if values:
+            texts[name] = values
+    return texts
+
+
+def quiz_export(*, quiz: Quiz) -> dict:
+    """The quiz as the file quiz_import reads: every language of every field."""
+    questions = []
+    for number, question in enumerate(quiz.questions.prefetch_related("choices"), 1):
+        item = {"position": question.position} if question.position != number else {}
+        if question.kind != QuestionKind.SINGLE:
+            item["kind"] = question.kind
+        item |= _texts_export(question)
+        choices = []
+        for choice_number, choice in enumerate(question.choices.all(), 1):
+            choice_item = {"position": choice.position} if choice.position != choice_number else {}
+            choice_item |= _texts_export(choice)
+            choice_item["correct"] = choice.is_correct
+            choices.append(choice_item)
+        item["choices"] = choices
+        questions.append(item)
+    return {
+        "slug": quiz.slug,
+        "level": quiz.level,
+        "pass_mark": quiz.pass_mark,
+        "shuffle_choices": quiz.shuffle_choices,
+        "is_published": quiz.is_published,
+        "guide_paths": [guide.slug for guide in quiz.guide_paths.order_by("slug")],
+        **_texts_export(quiz),
+        "questions": questions,
+    }
+
+
+def quiz_file_check(
+    *, data: dict, images: dict[str, bytes] | None = None
+) -> tuple[dict, list[GuidePath], list[_QuestionData]]:
+    """Check a whole quiz file without writing: its quiz fields, guide paths and questions,
+    with the images (by storage name) that come with it."""
+    return _quiz_parse(data, images or {})
+
+
+def guide_paths_export() -> dict:
+    """Every guide path as the guides file guide_paths_import reads."""
+    guide_paths = []
+    for guide in GuidePath.objects.order_by("position", "slug"):
+        item = {"slug": guide.slug, "position": guide.position, "is_published": guide.is_published}
+        if guide.url:
+            item["url"] = guide.url
+        guide_paths.append(item | _texts_export(guide))
+    return {"guide_paths": guide_paths}

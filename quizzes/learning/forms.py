@@ -1,0 +1,84 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from quizzes.models import QuestionKind
+from quizzes.snapshots import ChoiceContent
+
+_CHOICE_ERRORS = {
+    "required": _("Choose an answer."),
+    "invalid_choice": _(
+        "That is not one of this question's choices. Choose one of the answers shown."
+    ),
+}
+
+
+class AnswerForm(forms.Form):
+    """The picks of one question, all in the `choice` input: one for a single choice or
+    true-or-false question (a second value is refused, not ignored), one or more for a
+    multiple-choice one. `cleaned_data["choices"]` holds the picked ChoiceContents."""
+
+    def __init__(self, *args, choices: list[ChoiceContent], kind: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._choices = {choice.pk: choice for choice in choices}
+        self.is_multiple = kind == QuestionKind.MULTIPLE
+        field = forms.TypedMultipleChoiceField if self.is_multiple else forms.TypedChoiceField
+        self.fields["choice"] = field(coerce=int, error_messages=_CHOICE_ERRORS)
+        self.fields["choice"].choices = [(choice.pk, choice.text) for choice in choices]
+
+    def clean_choice(self):
+        if not self.is_multiple and len(self.data.getlist("choice")) > 1:
+            raise forms.ValidationError(_("This question takes one answer: choose only one."))
+        return self.cleaned_data["choice"]
+
+    def clean(self):
+        data = super().clean()
+        if "choice" in data:
+            picked = data["choice"] if self.is_multiple else [data["choice"]]
+            data["choices"] = tuple(self._choices[pk] for pk in dict.fromkeys(picked))
+        return data
+
+    def checked(self) -> list[str]:
+        """The posted values, to tick them again when the answer is refused."""
+        return self.data.getlist("choice")
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("Email address"),
+        required=False,
+        help_text=_("Optional: only to send you a link if you forget your password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+class AccountDeleteForm(forms.Form):
+    KEEP = "keep"
+    DELETE = "delete"
+
+    attempts = forms.ChoiceField(
+        label=_("Your attempts"),
+        widget=forms.RadioSelect,
+        initial=KEEP,
+        choices=[
+            (KEEP, _("Keep them anonymously in the instructors' reports")),
+            (DELETE, _("Delete them with my account")),
+        ],
+    )
+    password = forms.CharField(
+        label=_("Your password, to confirm"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."))
+        return password

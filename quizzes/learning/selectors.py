@@ -1,0 +1,417 @@
+"""What the learner pages read, each read named for what it returns.
+
+A learner (`Learner`) is their account or, signed out, their browser's key; a visitor with
+neither has no attempts. Quiz content comes from the kept content
+(quizzes/snapshots.py) under the stamp each read returns with its rows.
+
+The attempt query, run by every page of an attempt, is compiled once per connection
+(quizsite/queries.py); `attempt_for_learner_orm` is its plain ORM twin, which the tests
+compare it with.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from uuid import UUID
+
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
+from django.urls import reverse
+
+from guides.models import GuidePath
+from quizsite.queries import CompiledQuery, Placeholder
+from quizzes.models import Attempt, AttemptKind, Question, Quiz, passes, score_percent
+from quizzes.snapshots import QuestionContent, QuizContent, quiz_content
+
+
+@dataclass(frozen=True)
+class Learner:
+    user_id: int | None  # Signed in.
+    key: str | None  # Signed out: the key their browser keeps.
+
+    @property
+    def is_known(self) -> bool:
+        return self.user_id is not None or bool(self.key)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A recorded answer: right or wrong, and the choices it picked."""
+
+    is_correct: bool
+    picked: frozenset[int]
+
+    @property
+    def key(self) -> str:
+        """For the caches of the pages that show it (templates/quizzes/_answer_review.html)."""
+        return ",".join(map(str, sorted(self.picked)))
+
+
+@dataclass(frozen=True)
+class Step:
+    """A question of the attempt, numbered from 1, with its answer if it has one."""
+
+    number: int
+    question: QuestionContent
+    recorded: Recorded | None
+
+
+@dataclass(frozen=True)
+class LearnerAttempt:
+    attempt: Attempt
+    quiz: QuizContent
+    steps: tuple[Step, ...]
+
+    @property
+    def first_open(self) -> int | None:
+        """The number of the first question with no answer; None when all have one."""
+        return next((step.number for step in self.steps if step.recorded is None), None)
+
+    @property
+    def answered_count(self) -> int:
+        return sum(1 for step in self.steps if step.recorded is not None)
+
+    @property
+    def closed_reason(self) -> str | None:
+        """Why the unfinished attempt takes no more answers, if it doesn't (services.py's
+        AttemptClosed reasons); None for an attempt in progress or finished."""
+        if self.attempt.is_finished:
+            return None
+        if self.attempt.abandoned_at is not None:
+            return "abandoned"
+        if not self.quiz.is_published and self.attempt.kind != AttemptKind.PREVIEW:
+            return "unpublished"
+        return None
+
+    @property
+    def passed(self) -> bool:
+        return passes(self.attempt.percent, self.quiz.pass_mark)
+
+
+def _learner_attempts(learner: Learner) -> QuerySet[Attempt]:
+    if learner.user_id is not None:
+        return Attempt.objects.filter(user=learner.user_id)
+    if learner.key:
+        return Attempt.objects.filter(user=None, learner_key=learner.key)
+    return Attempt.objects.none()
+
+
+def has_any_attempt(*, learner: Learner) -> bool:
+    return _learner_attempts(learner).exists()
+
+
+def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
+    """The attempt's questions with the answers given, from (question_id, is_correct,
+    choice_id) rows, one per pick; rows with no question are an outer join's empty side."""
+    graded: dict[int, bool] = {}
+    picked: dict[int, set[int]] = {}
+    for question_id, is_correct, choice_id in answers:
+        if question_id is None:
+            continue
+        graded[question_id] = is_correct
+        picked.setdefault(question_id, set()).add(choice_id)
+    return tuple(
+        Step(
+            number,
+            question,
+            Recorded(graded[question.pk], frozenset(picked[question.pk]))
+            if question.pk in graded
+            else None,
+        )
+        for number, question in enumerate(quiz.questions_among(attempt.question_ids), 1)
+    )
+
+
+_ATTEMPT_FIELDS = [field.attname for field in Attempt._meta.concrete_fields]
+_ANSWER_FIELDS = ["question_id", "is_correct", "picks__choice"]
+_attempt_rows = (
+    Attempt.objects.filter(public_id=Placeholder("public_id"))
+    .order_by()
+    .values_list(
+        *_ATTEMPT_FIELDS, "quiz__updated_at", *[f"answers__{field}" for field in _ANSWER_FIELDS]
+    )
+)
+_USER_ATTEMPT_ROWS = CompiledQuery(_attempt_rows.filter(user=Placeholder("user")))
+_KEY_ATTEMPT_ROWS = CompiledQuery(
+    _attempt_rows.filter(user=None, learner_key=Placeholder("learner_key"))
+)
+
+
+def attempt_for_learner(*, public_id: UUID, learner: Learner) -> LearnerAttempt | None:
+    """The learner's attempt with its quiz and answers, in one query; None if not theirs."""
+    if learner.user_id is not None:
+        rows = _USER_ATTEMPT_ROWS(user=learner.user_id, public_id=public_id)
+    elif learner.key:
+        rows = _KEY_ATTEMPT_ROWS(learner_key=learner.key, public_id=public_id)
+    else:
+        return None
+    if not rows:
+        return None
+    first = rows[0]
+    attempt = Attempt.from_db(
+        DEFAULT_DB_ALIAS, _ATTEMPT_FIELDS, [getattr(first, name) for name in _ATTEMPT_FIELDS]
+    )
+    quiz = quiz_content(quiz_id=attempt.quiz_id, updated_at=first.quiz__updated_at)
+    answers = [
+        (row.answers__question_id, row.answers__is_correct, row.answers__picks__choice)
+        for row in rows
+    ]
+    return LearnerAttempt(attempt, quiz, _steps(attempt, quiz, answers))
+
+
+def attempt_for_learner_orm(*, public_id: UUID, learner: Learner) -> LearnerAttempt | None:
+    """`attempt_for_learner` in the plain ORM (two queries), for the tests to compare."""
+    attempt = _learner_attempts(learner).select_related("quiz").filter(public_id=public_id).first()
+    if attempt is None:
+        return None
+    quiz = quiz_content(quiz_id=attempt.quiz_id, updated_at=attempt.quiz.updated_at)
+    return LearnerAttempt(attempt, quiz, attempt_steps(attempt=attempt, quiz=quiz))
+
+
+def attempt_steps(*, attempt: Attempt, quiz: QuizContent) -> tuple[Step, ...]:
+    """The attempt's steps read again, after an answer recorded since (another tab)."""
+    return _steps(attempt, quiz, attempt.answers.order_by().values_list(*_ANSWER_FIELDS))
+
+
+_QUIZ_STAMP = (
+    Quiz.objects.filter(slug=Placeholder("slug")).order_by().values_list("pk", "updated_at")
+)
+_ANY_QUIZ_STAMP = CompiledQuery(_QUIZ_STAMP)  # For editors, who preview unpublished ones.
+_PUBLISHED_QUIZ_STAMP = CompiledQuery(_QUIZ_STAMP.filter(is_published=True))
+
+
+def quiz_for_learner(*, slug: str, can_preview: bool) -> QuizContent | None:
+    """The quiz at `slug` if it is published, or if the visitor may preview it (editors)."""
+    rows = (_ANY_QUIZ_STAMP if can_preview else _PUBLISHED_QUIZ_STAMP)(slug=slug)
+    if not rows:
+        return None
+    return quiz_content(quiz_id=rows[0].pk, updated_at=rows[0].updated_at)
+
+
+@dataclass(frozen=True)
+class PastAttempt:
+    """One of the learner's attempts at a quiz, as My progress lists it."""
+
+    public_id: UUID
+    kind: str
+    started_at: datetime
+    completed_at: datetime | None
+    score: int | None
+    max_score: int | None
+    answered: int
+    question_count: int  # The attempt's: a practice attempt asks some of the quiz's.
+    pass_mark: int
+
+    @property
+    def is_finished(self) -> bool:
+        return self.completed_at is not None
+
+    @property
+    def is_practice(self) -> bool:
+        return self.kind == AttemptKind.PRACTICE
+
+    @property
+    def next_number(self) -> int:
+        """The number of the question to go on with, while it is in progress."""
+        return min(self.answered + 1, self.question_count)
+
+    @property
+    def percent(self) -> int | None:
+        return score_percent(self.score, self.max_score)
+
+    @property
+    def passed(self) -> bool:
+        return passes(self.percent, self.pass_mark)
+
+    def get_absolute_url(self) -> str:
+        if self.is_finished:
+            return reverse("results", kwargs={"public_id": self.public_id})
+        return reverse("question", kwargs={"public_id": self.public_id, "number": self.next_number})
+
+
+@dataclass(frozen=True)
+class QuizStatus:
+    """Where the learner is with a quiz: the attempt in progress (to resume), the best and
+    the last score of the finished quiz attempts (practice attempts don't score), passed or
+    not, and every attempt not abandoned, the newest first."""
+
+    attempts: tuple[PastAttempt, ...]
+
+    @cached_property
+    def _scored(self) -> list[PastAttempt]:
+        return [a for a in self.attempts if a.is_finished and not a.is_practice]
+
+    @cached_property
+    def in_progress(self) -> PastAttempt | None:
+        return next((a for a in self.attempts if not a.is_finished and not a.is_practice), None)
+
+    @property
+    def best(self) -> int | None:
+        return max((a.percent for a in self._scored), default=None)
+
+    @property
+    def last(self) -> int | None:
+        return self._scored[0].percent if self._scored else None
+
+    @property
+    def passed(self) -> bool:
+        return any(a.passed for a in self._scored)
+
+    @property
+    def is_done(self) -> bool:
+        return bool(self._scored)
+
+    @property
+    def state(self) -> str:
+        """ "in_progress", "done" or "not_started", for the templates."""
+        if self.in_progress is not None:
+            return "in_progress"
+        return "done" if self.is_done else "not_started"
+
+
+NOT_STARTED = QuizStatus(attempts=())
+
+
+def _status_rows(attempts: QuerySet[Attempt]) -> QuerySet:
+    """The rows `quiz_statuses` folds: each attempt not abandoned, with its answer count and
+    its quiz's question count, the newest first."""
+    question_count = Subquery(
+        Question.objects.filter(quiz=OuterRef("quiz"))
+        .order_by()
+        .values("quiz")
+        .annotate(n=Count("pk"))
+        .values("n"),
+        output_field=IntegerField(),
+    )
+    return (
+        attempts.filter(abandoned_at=None)
+        .order_by("-started_at", "-pk")
+        .annotate(answered=Count("answers"), quiz_questions=question_count)
+        .values_list(
+            "quiz_id",
+            "public_id",
+            "kind",
+            "started_at",
+            "completed_at",
+            "score",
+            "max_score",
+            "answered",
+            "quiz_questions",
+            "question_ids",
+            "quiz__pass_mark",
+        )
+    )
+
+
+# The quiz page's status, at one quiz: compiled once per connection, as it is read by every
+# learner who opens a quiz to start it.
+_USER_QUIZ_STATUS = CompiledQuery(
+    _status_rows(Attempt.objects.filter(user=Placeholder("user"), quiz=Placeholder("quiz")))
+)
+_KEY_QUIZ_STATUS = CompiledQuery(
+    _status_rows(
+        Attempt.objects.filter(
+            user=None, learner_key=Placeholder("learner_key"), quiz=Placeholder("quiz")
+        )
+    )
+)
+
+
+def quiz_statuses(*, learner: Learner, quiz_ids: Iterable[int]) -> dict[int, QuizStatus]:
+    """The learner's status at each of these quizzes that they attempted (one query, none for
+    a visitor with neither account nor key); a quiz they never started is not in it."""
+    quiz_ids = list(quiz_ids)
+    if not learner.is_known or not quiz_ids:
+        return {}
+    if len(quiz_ids) > 1:
+        rows = _status_rows(_learner_attempts(learner).filter(quiz__in=quiz_ids))
+    elif learner.user_id is not None:
+        rows = _USER_QUIZ_STATUS(user=learner.user_id, quiz=quiz_ids[0])
+    else:
+        rows = _KEY_QUIZ_STATUS(learner_key=learner.key, quiz=quiz_ids[0])
+    by_quiz: dict[int, list[PastAttempt]] = {}
+    for quiz_id, *fields, answered, quiz_questions, question_ids, pass_mark in rows:
+        count = len(question_ids) if question_ids is not None else quiz_questions or 0
+        by_quiz.setdefault(quiz_id, []).append(PastAttempt(*fields, answered, count, pass_mark))
+    return {quiz_id: QuizStatus(tuple(attempts)) for quiz_id, attempts in by_quiz.items()}
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """What the home page lists: published guide paths, each with its published quizzes in
+    `published_quizzes`, and the published quizzes that no published guide path links to."""
+
+    guide_paths: QuerySet[GuidePath]
+    unlinked_quizzes: QuerySet[Quiz]
+
+
+def published_quizzes() -> QuerySet[Quiz]:
+    """Published quizzes with their `question_count`."""
+    return Quiz.objects.published().annotate(question_count=Count("questions"))
+
+
+def catalogue() -> Catalogue:
+    quizzes = published_quizzes()
+    guides = GuidePath.objects.published().prefetch_related(
+        Prefetch("quizzes", queryset=quizzes, to_attr="published_quizzes")
+    )
+    return Catalogue(guides, quizzes.exclude(guide_paths__is_published=True))
+
+
+@dataclass(frozen=True)
+class QuizProgress:
+    quiz: Quiz  # With its `question_count`.
+    status: QuizStatus
+
+
+@dataclass(frozen=True)
+class GuideProgress:
+    """A guide path is complete when the learner passed each of its quizzes."""
+
+    guide: GuidePath
+    quizzes: tuple[QuizProgress, ...]
+
+    @property
+    def passed_count(self) -> int:
+        return sum(1 for item in self.quizzes if item.status.passed)
+
+    @property
+    def is_complete(self) -> bool:
+        return bool(self.quizzes) and self.passed_count == len(self.quizzes)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """My progress: every published guide path with its published quizzes, then the
+    published quizzes no guide path links to, each with the learner's status."""
+
+    guides: tuple[GuideProgress, ...]
+    other_quizzes: tuple[QuizProgress, ...]
+
+    @property
+    def has_attempts(self) -> bool:
+        items = [*self.other_quizzes, *(item for g in self.guides for item in g.quizzes)]
+        return any(item.status.attempts for item in items)
+
+
+def learner_progress(*, learner: Learner) -> Progress:
+    """Four queries, whatever the guide paths, quizzes and attempts: the guide paths, their
+    quizzes, the quizzes of none, and the learner's attempts at them all."""
+    listing = catalogue()
+    guides = list(listing.guide_paths)
+    others = list(listing.unlinked_quizzes)
+    quiz_ids = {quiz.pk for quiz in others} | {
+        quiz.pk for guide in guides for quiz in guide.published_quizzes
+    }
+    statuses = quiz_statuses(learner=learner, quiz_ids=quiz_ids)
+
+    def progress_of(quizzes) -> tuple[QuizProgress, ...]:
+        return tuple(QuizProgress(quiz, statuses.get(quiz.pk, NOT_STARTED)) for quiz in quizzes)
+
+    return Progress(
+        guides=tuple(
+            GuideProgress(guide, progress_of(guide.published_quizzes)) for guide in guides
+        ),
+        other_quizzes=progress_of(others),
+    )

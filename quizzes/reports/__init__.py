@@ -1,0 +1,1 @@
+"""The instructors' score reports: their reads aggregated in SQL, CSV exports, pages."""

@@ -1,0 +1,140 @@
+"""The score reports' CSV exports: each a generator of rows, the header first.
+
+Every label is translated when the export is made, not when its rows are read: the rows are
+streamed after the view has returned, when the request's language is no longer active.
+"""
+
+import csv
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+from operator import attrgetter
+
+from django.utils.translation import gettext as _
+
+from quizzes.models import Question, QuestionKind, Quiz
+from quizzes.reports import selectors as reports
+
+CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value):
+    """Text a spreadsheet would run as a formula gets a leading apostrophe; numbers stay."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return round(value, 3)
+    if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
+        return f"'{value}"
+    return value
+
+
+class _Echo:
+    """A file-like object whose write returns the line, for csv.writer in a stream."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def csv_lines(rows: Iterable[list]) -> Iterator[str]:
+    """The rows as UTF-8 CSV lines, after a byte order mark so spreadsheets read accents."""
+    writer = csv.writer(_Echo())
+    yield "\ufeff"
+    for row in rows:
+        yield writer.writerow([_cell(value) for value in row])
+
+
+def _learner_name(username: str | None, first_name: str | None, last_name: str | None) -> str:
+    if username is None:
+        return ""
+    return f"{first_name} {last_name}".strip() or username
+
+
+def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
+    """A row per completed attempt: the learner, the score, and each question's picks (joined
+    with " | " when there are several) and result."""
+    questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
+    texts = {choice.pk: choice.text for q in questions for choice in q.choices.all()}
+    columns = {question.pk: index for index, question in enumerate(questions)}
+    anonymous, right, wrong = _("Anonymous"), _("right"), _("wrong")
+    header = [_("Learner"), _("Completed at"), _("Language"), _("Score"), _("Out of"), _("Percent")]
+    for number in range(1, len(questions) + 1):
+        header += [
+            _("Question %(number)s choice") % {"number": number},
+            _("Question %(number)s result") % {"number": number},
+        ]
+    several = any(question.kind == QuestionKind.MULTIPLE for question in questions)
+    picks = reports.answer_picks(quiz, report_filter, several=several)
+
+    def rows() -> Iterator[list]:
+        yield header
+        for _attempt, attempt_picks in groupby(picks, key=attrgetter("attempt_id")):
+            cells = [""] * (2 * len(questions))
+            for pick in attempt_picks:
+                index = columns.get(pick.question_id)
+                if index is not None:
+                    text = texts.get(pick.picked, "")
+                    cells[2 * index] = f"{cells[2 * index]} | {text}" if cells[2 * index] else text
+                    cells[2 * index + 1] = right if pick.is_correct else wrong
+            yield [
+                _learner_name(pick.username, pick.first_name, pick.last_name) or anonymous,
+                pick.completed_at.isoformat(timespec="seconds"),
+                pick.language,
+                pick.score,
+                pick.max_score,
+                round(100 * pick.score / pick.max_score, 1) if pick.max_score else None,
+                *cells,
+            ]
+
+    return rows()
+
+
+def question_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
+    """A row per question: its item analysis, overall and per language, and its choices."""
+    items = reports.item_analysis(quiz, report_filter)
+    choices = max((len(item.choices) for item in items.questions), default=0)
+    header = [
+        _("Question"),
+        _("Prompt"),
+        _("Answers"),
+        _("Facility"),
+        _("Discrimination index"),
+        _("Discriminative efficiency"),
+    ]
+    for code, _name in items.languages:
+        header += [
+            _("Answers (%(language)s)") % {"language": code},
+            _("Facility (%(language)s)") % {"language": code},
+            _("Discrimination index (%(language)s)") % {"language": code},
+        ]
+    header.append(_("Flags"))
+    for number in range(1, choices + 1):
+        header += [
+            _("Choice %(number)s") % {"number": number},
+            _("Choice %(number)s correct") % {"number": number},
+            _("Choice %(number)s picked") % {"number": number},
+            _("Choice %(number)s share") % {"number": number},
+        ]
+    yes, no = _("yes"), _("no")
+    rows = [header]
+    for number, item in enumerate(items.questions, 1):
+        row = [
+            number,
+            item.question.prompt,
+            item.overall.n,
+            item.overall.facility,
+            item.overall.discrimination,
+            item.overall.efficiency,
+        ]
+        for code, _name in items.languages:
+            stats = item.by_language[code]
+            row += [stats.n, stats.facility, stats.discrimination]
+        row.append(" ".join(item.flags))
+        for choice in item.choices:
+            row += [
+                choice.choice.text,
+                yes if choice.choice.is_correct else no,
+                choice.count,
+                choice.share,
+            ]
+        rows.append(row)
+    return iter(rows)

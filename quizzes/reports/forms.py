@@ -1,0 +1,53 @@
+"""The report pages' filters."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from quizzes.reports.selectors import ReportFilter
+
+
+class ReportFilterForm(forms.Form):
+    """The filters of a quiz report, read from the query string."""
+
+    FIRST = "first"
+    ALL = "all"
+
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    language = forms.ChoiceField(label=_("Language of the attempt"), required=False)
+    attempts = forms.ChoiceField(
+        label=_("Attempts"),
+        required=False,
+        choices=[(FIRST, _("First attempt of each learner")), (ALL, _("All attempts"))],
+    )
+    practice = forms.BooleanField(label=_("Count practice attempts too"), required=False)
+    sort = forms.ChoiceField(label=_("Sort learners by"), required=False)
+    page = forms.IntegerField(label=_("Page"), required=False, min_value=1)
+
+    def __init__(self, *args, languages, sorts, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [("", _("All languages")), *languages]
+        self.fields["sort"].choices = [("", "")] + [
+            (f"{sign}{key}", f"{sign}{key}") for key in sorts for sign in ("", "-")
+        ]
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            raise forms.ValidationError(_("The start date must not be after the end date."))
+        return data
+
+    def report_filter(self) -> ReportFilter:
+        data = self.cleaned_data
+        return ReportFilter(
+            date_from=data["date_from"],
+            date_to=data["date_to"],
+            language=data["language"],
+            first_only=data["attempts"] != self.ALL,
+            with_practice=data["practice"],
+        )

@@ -1,0 +1,594 @@
+"""Read-only score reports. Every figure is aggregated in the database.
+
+Each function costs a fixed number of queries whatever the number of attempts:
+the database returns counts grouped by a handful of small keys (question,
+language, right or wrong, total score), and Python folds those few hundred
+rows into the statistics. Item statistics follow Moodle's quiz statistics
+report: facility, discrimination index (100 × the Pearson correlation of the
+item's score with the rest-of-test score) and discriminative efficiency
+(that covariance as a share of the largest one the two distributions allow).
+"""
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db.models import (
+    Avg,
+    Case,
+    CharField,
+    Count,
+    ExpressionWrapper,
+    F,
+    FilteredRelation,
+    FloatField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce, Concat, Lower
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from quizzes.models import (
+    Answer,
+    AnswerChoice,
+    Attempt,
+    AttemptKind,
+    Choice,
+    Question,
+    QuestionKind,
+    Quiz,
+)
+
+# Thresholds for the flags, from the issue (and Moodle's guidance).
+EASY_ABOVE = 0.9
+HARD_BELOW = 0.2
+DISCRIMINATION_BELOW = 20
+EFFICIENCY_BELOW = 15
+LANGUAGE_GAP_ABOVE = 0.2
+
+
+@dataclass(frozen=True)
+class ReportFilter:
+    date_from: date | None = None
+    date_to: date | None = None
+    language: str = ""
+    first_only: bool = True
+    with_practice: bool = False  # Practice attempts too (never editors' previews).
+
+
+def _percent(prefix: str = ""):
+    return ExpressionWrapper(
+        F(f"{prefix}score") * 100.0 / F(f"{prefix}max_score"), output_field=FloatField()
+    )
+
+
+def _in_report(quiz: Quiz, report_filter: ReportFilter, prefix: str = "") -> Q:
+    """The filter on attempts, with a lookup prefix to apply it across a relation."""
+    kinds = (
+        [AttemptKind.QUIZ, AttemptKind.PRACTICE]
+        if report_filter.with_practice
+        else [AttemptKind.QUIZ]
+    )
+    kept = Q(**{f"{prefix}quiz": quiz, f"{prefix}kind__in": kinds})
+    if report_filter.date_from:
+        start = datetime.combine(report_filter.date_from, time.min)
+        kept &= Q(**{f"{prefix}started_at__gte": timezone.make_aware(start)})
+    if report_filter.date_to:
+        end = datetime.combine(report_filter.date_to + timedelta(days=1), time.min)
+        kept &= Q(**{f"{prefix}started_at__lt": timezone.make_aware(end)})
+    if report_filter.language:
+        kept &= Q(**{f"{prefix}language": report_filter.language})
+    if report_filter.first_only:
+        kept &= Q(**{f"{prefix}is_first": True})
+    return kept
+
+
+def attempts_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
+    """The quiz's attempts that the filter keeps, started or completed.
+
+    A first attempt is the learner's earliest at this quiz over all time (a
+    signed-in learner is their account, an anonymous one their browser's key; see
+    Attempt.is_first), so narrowing the dates never turns a retry into a first attempt.
+    """
+    return Attempt.objects.filter(_in_report(quiz, report_filter)).order_by()
+
+
+def _completed_answers(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Answer]:
+    """The answers of the completed attempts the filter keeps, joined to them once.
+
+    Their choice is `Answer.choice`, so the picks are not joined: that join took most of a
+    report's time at 100,000 attempts (bench/REPORTS.md).
+    """
+    return Answer.objects.filter(
+        _in_report(quiz, report_filter, "attempt__"), attempt__completed_at__isnull=False
+    )
+
+
+def completed_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
+    return attempts_for(quiz, report_filter).filter(completed_at__isnull=False)
+
+
+# Summary and score distribution
+
+
+@dataclass(frozen=True)
+class HistogramBin:
+    score: int
+    count: int
+    share: float
+
+
+@dataclass(frozen=True)
+class Summary:
+    started: int
+    completed: int
+    completion_rate: float | None
+    mean: float | None
+    median: float | None
+    std_dev: float | None
+    pass_rate: float | None
+    alpha: float | None
+    max_score: int
+    histogram: list[HistogramBin]
+
+
+def _median(values: list[tuple[float, int]]) -> float | None:
+    """The median of a distribution given as sorted (value, count) pairs."""
+    total = sum(count for _value, count in values)
+    if not total:
+        return None
+    lower, upper = (total - 1) // 2, total // 2
+    seen = 0
+    low = high = None
+    for value, count in values:
+        if low is None and lower < seen + count:
+            low = value
+        if upper < seen + count:
+            high = value
+            break
+        seen += count
+    return (low + high) / 2
+
+
+def quiz_summary(
+    quiz: Quiz, report_filter: ReportFilter, *, items: "ItemAnalysis | None" = None
+) -> Summary:
+    """One query: attempts grouped by (score, out of); unfinished ones have no score yet.
+
+    Pass `items` (from item_analysis) to get Cronbach's alpha (KR-20); without it
+    the question count costs a second query. Scores are percentages; the standard
+    deviation is the sample one (n - 1).
+    """
+    groups = list(
+        attempts_for(quiz, report_filter)
+        .values_list("score", "max_score")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    started = sum(count for _score, _out_of, count in groups)
+    rows = [(score, out_of, n) for score, out_of, n in groups if score is not None and out_of]
+    questions = quiz.questions.count() if items is None else len(items.questions)
+    max_score = questions or max((out_of for _s, out_of, _n in rows), default=0)
+    n = sum(count for _s, _o, count in rows)
+    percents = sorted((100 * score / out_of, count) for score, out_of, count in rows)
+    mean = sum(p * count for p, count in percents) / n if n else None
+    std_dev = None
+    if n > 1:
+        std_dev = math.sqrt(sum(count * (p - mean) ** 2 for p, count in percents) / (n - 1))
+    passed = sum(
+        count for score, out_of, count in rows if round(100 * score / out_of) >= quiz.pass_mark
+    )
+    bins = defaultdict(int)
+    for score, out_of, count in rows:
+        bins[round(score * max_score / out_of)] += count
+    histogram = [
+        HistogramBin(score=s, count=bins[s], share=bins[s] / n if n else 0.0)
+        for s in range(max_score + 1)
+    ]
+    alpha = None
+    if items is not None and n > 1:
+        alpha = _kr20(items, [(score, count) for score, _o, count in rows])
+    return Summary(
+        started=started,
+        completed=n,
+        completion_rate=n / started if started else None,
+        mean=mean,
+        median=_median(percents),
+        std_dev=std_dev,
+        pass_rate=passed / n if n else None,
+        alpha=alpha,
+        max_score=max_score,
+        histogram=histogram,
+    )
+
+
+def _kr20(items: "ItemAnalysis", scores: list[tuple[int, int]]) -> float | None:
+    """KR-20 = k/(k-1) · (1 - Σ p·q / σ²), population variances on both sides."""
+    answered = [item.overall for item in items.questions if item.overall.n]
+    k = len(answered)
+    n = sum(count for _score, count in scores)
+    if k < 2 or not n:
+        return None
+    mean = sum(score * count for score, count in scores) / n
+    variance = sum(count * (score - mean) ** 2 for score, count in scores) / n
+    if not variance:
+        return None
+    item_variance = sum(s.facility * (1 - s.facility) for s in answered)
+    return k / (k - 1) * (1 - item_variance / variance)
+
+
+# Item analysis
+
+
+@dataclass(frozen=True)
+class ItemStats:
+    n: int
+    facility: float | None
+    discrimination: float | None
+    efficiency: float | None
+
+
+def item_stats(cells: Iterable[tuple[int, int, int]]) -> ItemStats:
+    """Facility, discrimination and efficiency from (item score, rest-of-test score, count).
+
+    Pearson's r comes from the sums of x, y, x², y² and xy. The largest
+    covariance the two distributions allow pairs the k right answers (k = Σx)
+    with the k highest rest scores: that is what sorting both lists gives.
+    """
+    cells = [cell for cell in cells if cell[2]]
+    n = sum(count for _x, _y, count in cells)
+    if not n:
+        return ItemStats(n=0, facility=None, discrimination=None, efficiency=None)
+    sx = sum(x * count for x, _y, count in cells)
+    sxx = sum(x * x * count for x, _y, count in cells)
+    sy = sum(y * count for _x, y, count in cells)
+    syy = sum(y * y * count for _x, y, count in cells)
+    sxy = sum(x * y * count for x, y, count in cells)
+    covariance = n * sxy - sx * sy
+    spread = (n * sxx - sx * sx) * (n * syy - sy * sy)
+    discrimination = 100 * covariance / math.sqrt(spread) if spread > 0 else None
+    remaining = sx
+    sxy_max = 0
+    for y, count in sorted(((y, count) for _x, y, count in cells), reverse=True):
+        taken = min(count, remaining)
+        sxy_max += y * taken
+        remaining -= taken
+    most = n * sxy_max - sx * sy
+    efficiency = 100 * covariance / most if most > 0 else None
+    return ItemStats(n=n, facility=sx / n, discrimination=discrimination, efficiency=efficiency)
+
+
+@dataclass(frozen=True)
+class ChoiceStats:
+    choice: Choice
+    count: int
+    share: float | None
+
+
+@dataclass
+class QuestionStats:
+    question: Question
+    overall: ItemStats
+    by_language: dict[str, ItemStats]
+    choices: list[ChoiceStats]
+    flags: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ItemAnalysis:
+    questions: list[QuestionStats]
+    languages: list[tuple[str, str]]
+
+
+def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
+    """Three queries: questions, their choices, and answers grouped by (question, choice,
+    right or wrong, language, score), one scan for both the item statistics and the
+    choice counts.
+
+    Questions and choices are model instances so their translated text falls
+    back like everywhere else on the site.
+    """
+    questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
+    cells = (
+        _completed_answers(quiz, report_filter)
+        .values_list(
+            "question_id", "choice_id", "is_correct", "attempt__language", "attempt__score"
+        )
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    by_question: dict[int, list[tuple[str, int, int, int]]] = defaultdict(list)
+    picks: dict[int, int] = defaultdict(int)
+    for question_id, choice_id, is_correct, language, score, count in cells:
+        x = int(is_correct)
+        by_question[question_id].append((language, x, score - x, count))
+        picks[choice_id] += count
+    if any(question.kind == QuestionKind.MULTIPLE for question in questions):
+        for choice_id, count in _multiple_picks(quiz, report_filter):
+            picks[choice_id] += count
+    languages = [
+        (code, name)
+        for code, name in settings.LANGUAGES
+        if not report_filter.language or code == report_filter.language
+    ]
+    result = []
+    for question in questions:
+        rows = by_question[question.pk]
+        overall = item_stats((x, y, count) for _lang, x, y, count in rows)
+        by_language = {
+            code: item_stats((x, y, count) for lang, x, y, count in rows if lang == code)
+            for code, _name in languages
+        }
+        choices = [
+            ChoiceStats(
+                choice=choice,
+                count=picks.get(choice.pk, 0),
+                share=picks.get(choice.pk, 0) / overall.n if overall.n else None,
+            )
+            for choice in question.choices.all()
+        ]
+        stats = QuestionStats(
+            question=question, overall=overall, by_language=by_language, choices=choices
+        )
+        stats.flags = question_flags(stats, dict(languages))
+        result.append(stats)
+    return ItemAnalysis(questions=result, languages=languages)
+
+
+def _multiple_picks(quiz: Quiz, report_filter: ReportFilter) -> QuerySet:
+    """(choice id, count) of the picks of the answers that picked several choices, which
+    have no `Answer.choice`: one query more, for the quizzes that have such questions."""
+    return (
+        AnswerChoice.objects.filter(
+            _in_report(quiz, report_filter, "answer__attempt__"),
+            answer__attempt__completed_at__isnull=False,
+            answer__choice=None,
+        )
+        .values_list("choice_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+
+
+def question_flags(stats: QuestionStats, language_names: dict[str, str]) -> list[str]:
+    """What an instructor should look at in this question, in words."""
+    overall = stats.overall
+    if not overall.n:
+        return []
+    flags = []
+    if overall.facility > EASY_ABOVE:
+        flags.append(_("Too easy: more than 90% of learners answer it right."))
+    if overall.facility < HARD_BELOW:
+        flags.append(_("Too hard: fewer than 20% of learners answer it right."))
+    if overall.discrimination is not None and overall.discrimination < 0:
+        flags.append(
+            _(
+                "Negative discrimination: learners who do well on the rest of the quiz get "
+                "this one wrong more often. The question or its answer may be wrong or "
+                "misleading."
+            )
+        )
+    elif overall.discrimination is not None and overall.discrimination < DISCRIMINATION_BELOW:
+        flags.append(
+            _(
+                "Weak discrimination (below 20): it barely separates stronger from weaker "
+                "learners. The question may be wrong or misleading."
+            )
+        )
+    if overall.efficiency is not None and overall.efficiency < EFFICIENCY_BELOW:
+        flags.append(
+            _(
+                "Low discriminative efficiency (below 15%): it separates learners far less "
+                "than its facility would allow. The question may be wrong or misleading."
+            )
+        )
+    answered = {code: s for code, s in stats.by_language.items() if s.n}
+    if len(answered) > 1:
+        easiest = max(answered, key=lambda code: answered[code].facility)
+        hardest = min(answered, key=lambda code: answered[code].facility)
+        gap = answered[easiest].facility - answered[hardest].facility
+        if gap > LANGUAGE_GAP_ABOVE:
+            flags.append(
+                _(
+                    "Facility differs by %(gap).2f between languages (%(easy)s %(easy_f).2f, "
+                    "%(hard)s %(hard_f).2f): check the translation."
+                )
+                % {
+                    "gap": gap,
+                    "easy": language_names[easiest],
+                    "easy_f": answered[easiest].facility,
+                    "hard": language_names[hardest],
+                    "hard_f": answered[hardest].facility,
+                }
+            )
+    correct = max((c.count for c in stats.choices if c.choice.is_correct), default=0)
+    for choice in stats.choices:
+        if choice.choice.is_correct:
+            continue
+        if choice.count == 0:
+            flags.append(
+                _("Nobody picked the wrong choice “%(choice)s”: it does not distract.")
+                % {"choice": choice.choice.text}
+            )
+        elif choice.count > correct:
+            flags.append(
+                _(
+                    "The wrong choice “%(choice)s” is picked more often than the right answer: "
+                    "the question or its answer may be misleading."
+                )
+                % {"choice": choice.choice.text}
+            )
+    return flags
+
+
+# Learners
+
+
+@dataclass(frozen=True)
+class LearnerRow:
+    name: str
+    attempts: int
+    best: float | None
+    last_score: float | None
+    last_date: datetime | None
+
+
+LEARNER_SORTS = {
+    "name": "sort_name",
+    "attempts": "attempt_count",
+    "best": "best",
+    "last_score": "last_score",
+    "last_date": "last_date",
+}
+
+
+def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date"):
+    """Signed-in learners with their completed attempts, as a lazy, sortable queryset.
+
+    `sort` is a key of LEARNER_SORTS, with "-" for descending; ties go by name.
+    """
+    completed = completed_for(quiz, report_filter)
+    if report_filter.first_only:
+        # One attempt per learner: the last is the best.
+        last_score = Max(_percent("attempts__"))
+    else:
+        last = completed.filter(user=OuterRef("pk")).order_by("-completed_at", "-pk")
+        last_score = Subquery(last.annotate(p=_percent()).values("p")[:1])
+    key = LEARNER_SORTS[sort.removeprefix("-")]
+    direction = F(key).desc(nulls_last=True) if sort.startswith("-") else F(key).asc()
+    return (
+        get_user_model()
+        .objects.filter(
+            _in_report(quiz, report_filter, "attempts__"), attempts__completed_at__isnull=False
+        )
+        .only("username", "first_name", "last_name")
+        .annotate(
+            sort_name=Lower(
+                Case(
+                    When(first_name="", last_name="", then=F("username")),
+                    default=Concat("first_name", Value(" "), "last_name"),
+                    output_field=CharField(),
+                )
+            ),
+            attempt_count=Count("attempts"),
+            best=Max(_percent("attempts__")),
+            last_score=last_score,
+            last_date=Max("attempts__completed_at"),
+        )
+        .order_by(direction, "sort_name", "pk")
+    )
+
+
+@dataclass(frozen=True)
+class LearnersOverview:
+    signed_in: int
+    anonymous: LearnerRow | None
+
+
+def learners_overview(quiz: Quiz, report_filter: ReportFilter) -> LearnersOverview:
+    """How many signed-in learners there are, and every anonymous learner together as
+    one row (two queries; the row is None when there are none).
+    """
+    completed = completed_for(quiz, report_filter)
+    anonymous = Q(user=None)
+    totals = completed.aggregate(
+        signed_in=Count("user", distinct=True),
+        attempts=Count("pk", filter=anonymous),
+        best=Max(_percent(), filter=anonymous),
+        last_date=Max("completed_at", filter=anonymous),
+    )
+    if not totals["attempts"]:
+        return LearnersOverview(signed_in=totals["signed_in"], anonymous=None)
+    last = (
+        completed.filter(anonymous)
+        .order_by("-completed_at", "-pk")
+        .annotate(p=_percent())
+        .values_list("p")
+        .first()
+    )
+    row = LearnerRow(
+        name=_("Anonymous learners"),
+        attempts=totals["attempts"],
+        best=totals["best"],
+        last_score=last[0],
+        last_date=totals["last_date"],
+    )
+    return LearnersOverview(signed_in=totals["signed_in"], anonymous=row)
+
+
+# Quizzes overview
+
+
+def quiz_for_report(*, slug: str) -> Quiz | None:
+    """Any quiz, published or not: instructors report on them all."""
+    return Quiz.objects.filter(slug=slug).first()
+
+
+def quizzes_overview() -> QuerySet[Quiz]:
+    """Every quiz with its started and completed attempts and mean score (one query)."""
+    completed = Q(attempts__completed_at__isnull=False, attempts__max_score__gt=0)
+    return Quiz.objects.annotate(
+        started=Count("attempts"),
+        completed=Count("attempts", filter=completed),
+        mean=Avg(_percent("attempts__"), filter=completed),
+    ).order_by("title", "pk")
+
+
+# CSV rows
+
+
+def answer_picks(
+    quiz: Quiz, report_filter: ReportFilter, *, several: bool = False
+) -> Iterator[tuple]:
+    """Every pick of every answer of every completed attempt, in attempt and question order,
+    as named rows (attempt_id, username, first_name, last_name, completed_at, language,
+    score, max_score, question_id, choice_id, is_correct), read lazily so memory stays flat
+    however many attempts there are. An answer that picked several choices gives a row per
+    pick: with `several` (the quiz has multiple-choice questions), the picks of the answers
+    without an `Answer.choice` are joined, and only theirs.
+    """
+    answers = _completed_answers(quiz, report_filter)
+    choice, order = F("choice_id"), ["attempt__completed_at", "attempt_id", "question_id"]
+    if several:
+        answers = answers.annotate(
+            several=FilteredRelation("picks", condition=Q(choice__isnull=True))
+        )
+        choice, order = Coalesce("choice_id", "several__choice_id"), [*order, "picked"]
+    return (
+        answers.annotate(
+            username=F("attempt__user__username"),
+            first_name=F("attempt__user__first_name"),
+            last_name=F("attempt__user__last_name"),
+            completed_at=F("attempt__completed_at"),
+            language=F("attempt__language"),
+            score=F("attempt__score"),
+            max_score=F("attempt__max_score"),
+            picked=choice,
+        )
+        .order_by(*order)
+        .values_list(
+            "attempt_id",
+            "username",
+            "first_name",
+            "last_name",
+            "completed_at",
+            "language",
+            "score",
+            "max_score",
+            "question_id",
+            "picked",
+            "is_correct",
+            named=True,
+        )
+        .iterator(chunk_size=2000)
+    )

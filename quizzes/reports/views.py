@@ -1,0 +1,182 @@
+"""The instructors' score reports and their CSV exports."""
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required, permission_required
+from django.core.paginator import Paginator
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    StreamingHttpResponse,
+)
+from django.shortcuts import render
+from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
+
+from quizsite.routers import reading_reports, reading_reports_stream
+from quizzes.models import Quiz
+from quizzes.reports import exports
+from quizzes.reports import selectors as reports
+from quizzes.reports.forms import ReportFilterForm
+
+
+def _report_form(request: HttpRequest) -> ReportFilterForm:
+    return ReportFilterForm(request.GET, languages=settings.LANGUAGES, sorts=reports.LEARNER_SORTS)
+
+
+def _get_report_quiz(slug: str) -> Quiz:
+    quiz = reports.quiz_for_report(slug=slug)
+    if quiz is None:
+        raise Http404(_("There is no quiz at this address."))
+    return quiz
+
+
+def _bad_filters(form: ReportFilterForm) -> HttpResponseBadRequest:
+    errors = [str(error) for errors in form.errors.values() for error in errors]
+    return HttpResponseBadRequest(
+        "\n".join([_("These report filters can't be used:"), *errors]),
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+def _for_instructors(view):
+    """Instructors only; every query of the view reads from the reports' database."""
+    return login_required(
+        permission_required("quizzes.view_report", raise_exception=True)(reading_reports()(view))
+    )
+
+
+@_for_instructors
+def reports_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "quizzes/reports/index.html", {"quizzes": reports.quizzes_overview()})
+
+
+HISTOGRAM_HEIGHT = 160
+HISTOGRAM_BAR = 40
+
+
+def _histogram_bars(histogram: list[reports.HistogramBin]) -> dict:
+    """Geometry of the score histogram's bars, drawn as inline SVG by the template."""
+    top = max((item.count for item in histogram), default=0) or 1
+    bars = []
+    for index, item in enumerate(histogram):
+        height = round((HISTOGRAM_HEIGHT - 20) * item.count / top)
+        bars.append(
+            {
+                "item": item,
+                "x": index * HISTOGRAM_BAR + 4,
+                "y": HISTOGRAM_HEIGHT - height,
+                "height": height,
+                "middle": index * HISTOGRAM_BAR + HISTOGRAM_BAR // 2,
+            }
+        )
+    return {
+        "bars": bars,
+        "width": HISTOGRAM_BAR * len(histogram),
+        "bar_width": HISTOGRAM_BAR - 8,
+        "baseline": HISTOGRAM_HEIGHT,
+        "height": HISTOGRAM_HEIGHT + 24,
+    }
+
+
+def _learner_columns(request: HttpRequest, current: str) -> list[dict]:
+    """The learners table's headings: each links to sorting by it (again: reversed)."""
+    labels = {
+        "name": _("Learner"),
+        "attempts": _("Attempts"),
+        "best": _("Best score"),
+        "last_score": _("Last score"),
+        "last_date": _("Last attempt"),
+    }
+    query = request.GET.copy()
+    query.pop("page", None)
+    columns = []
+    for key in reports.LEARNER_SORTS:
+        state = None
+        if current.removeprefix("-") == key:
+            state = "descending" if current.startswith("-") else "ascending"
+        if state:
+            query["sort"] = key if state == "descending" else f"-{key}"
+        else:
+            query["sort"] = key if key == "name" else f"-{key}"
+        columns.append(
+            {"key": key, "label": labels[key], "url": f"?{query.urlencode()}", "state": state}
+        )
+    return columns
+
+
+class _CountedPaginator(Paginator):
+    """A paginator told its count, which the report already has from a cheaper query."""
+
+    def __init__(self, object_list, per_page: int, *, count: int):
+        super().__init__(object_list, per_page)
+        self._count = count
+
+    @cached_property
+    def count(self) -> int:
+        return self._count
+
+
+@_for_instructors
+def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _get_report_quiz(slug)
+    form = _report_form(request)
+    if not form.is_valid():
+        return render(
+            request, "quizzes/reports/quiz.html", {"quiz": quiz, "form": form}, status=400
+        )
+    report_filter = form.report_filter()
+    items = reports.item_analysis(quiz, report_filter)
+    summary = reports.quiz_summary(quiz, report_filter, items=items)
+    sort = form.cleaned_data["sort"] or "-last_date"
+    overview = reports.learners_overview(quiz, report_filter)
+    learners = _CountedPaginator(
+        reports.learners(quiz, report_filter, sort=sort), 50, count=overview.signed_in
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "quizzes/reports/quiz.html",
+        {
+            "quiz": quiz,
+            "form": form,
+            "summary": summary,
+            "histogram": _histogram_bars(summary.histogram),
+            "items": items,
+            "learners": learners.get_page(form.cleaned_data["page"]),
+            "anonymous": overview.anonymous,
+            "learner_columns": _learner_columns(request, sort),
+            "page_query": query.urlencode(),
+            "csv_query": request.GET.urlencode(),
+        },
+    )
+
+
+def _csv_response(rows, filename: str) -> StreamingHttpResponse:
+    # Read after the view has returned: the rows' queries too must go to the reports' database.
+    response = StreamingHttpResponse(
+        reading_reports_stream(exports.csv_lines(rows)), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _csv_export(export, suffix: str):
+    """A view streaming `export(quiz=..., report_filter=...)`'s rows as `<slug>-<suffix>.csv`."""
+
+    @_for_instructors
+    def view(request: HttpRequest, slug: str) -> HttpResponse:
+        quiz = _get_report_quiz(slug)
+        form = _report_form(request)
+        if not form.is_valid():
+            return _bad_filters(form)
+        rows = export(quiz=quiz, report_filter=form.report_filter())
+        return _csv_response(rows, f"{quiz.slug}-{suffix}.csv")
+
+    return view
+
+
+report_attempts_csv = _csv_export(exports.attempt_rows, "attempts")
+report_questions_csv = _csv_export(exports.question_rows, "questions")

@@ -1,0 +1,336 @@
+"""A quiz with its questions, choices and guide paths, kept read-only in each web process.
+
+Every learner page shows the same quiz, questions and choices, which change only when an
+editor writes them. They are kept per process under the quiz's stamp (`Quiz.updated_at`),
+which the page reads anyway (with the attempt, or alone), so a page never shows content older
+than the row it has just read, in any process, without the processes telling each other
+anything. Every way our code writes content moves that stamp on:
+
+- a save or delete of a question, choice or guide path, and a change of a quiz's guide
+  paths: the receivers below, connected in `QuizzesConfig.ready`;
+- querysets' `update`, `bulk_create` and `bulk_update` of quizzes, questions, choices and
+  guide paths: their QuerySet classes (quizzes/models.py, and `guides.signals` for guides);
+- data migrations, which use historical models without our querysets: every `migrate` ends
+  by moving all the stamps (`content_migrated`).
+
+What requests share is read-only: frozen dataclasses and tuples, never model instances, so
+no request can change what another one sees. At most `QUIZ_CONTENT_CACHE_SIZE` quizzes are
+kept per process, the least recently used going first.
+"""
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.core.files.storage import default_storage
+from django.db import connections
+from django.db.models import Model
+from django.urls import reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext
+from modeltranslation.utils import build_localized_fieldname, resolution_order
+
+from guides.models import GuidePath
+from quizzes.markup import rendering as markup
+from quizzes.markup.images import name_of_url
+from quizzes.models import Choice, Level, Question, Quiz, translated_fields
+
+# How each translated field shows: inside a <legend>, <label> or heading (phrasing content
+# only), or as blocks of its own. Titles and URLs aren't Markdown: they show as written.
+INLINE_FIELDS = frozenset({"prompt", "text"})
+BLOCK_FIELDS = frozenset({"description", "explanation", "feedback", "summary"})
+
+
+def field_markup(field: str) -> str | None:
+    """How a translated field renders: "inline", "block", or None for plain text."""
+    if field in INLINE_FIELDS:
+        return "inline"
+    if field in BLOCK_FIELDS:
+        return "block"
+    return None
+
+
+def text_problems(
+    *, field: str, language: str, source: str, image_exists: Callable[[str], bool] | None = None
+) -> list[str]:
+    """What an editor must fix in one language of a Markdown field, each message naming both
+    ("prompt (fr): …") so the admin and the importer say where; plain-text fields have none.
+
+    An image needs alt text (in the text's language, since each language has its own `![…]`)
+    and must be one uploaded to the site: `image_exists` says which are, the storage by default
+    (the importer also knows the images of its `.zip`).
+    """
+    kind = field_markup(field)
+    if kind is None or not source:
+        return []
+    inline = kind == "inline"
+    found = markup.problems(source, inline=inline)
+    exists = image_exists or default_storage.exists
+    for src, alt in markup.images(source, inline=inline):
+        name = name_of_url(src)
+        if name is None or not exists(name):
+            found.append(
+                gettext(
+                    "The image “%(src)s” is not one uploaded to this site: upload it under "
+                    "Content images and paste the reference shown there."
+                )
+                % {"src": src}
+            )
+        elif not alt:
+            found.append(
+                gettext(
+                    "The image “%(src)s” has no alt text: write what it shows between the "
+                    "brackets, ![like this](…)."
+                )
+                % {"src": src}
+            )
+    return [f"{field} ({language}): {problem}" for problem in found]
+
+
+def fallback_tag(language: str) -> SafeString:
+    """The visible "in English" after a text shown in a fallback language.
+
+    Sighted readers of a French page learn why a text is in English; the tag itself is in the
+    page's language, so a screen reader switches back to French for it.
+    """
+    names = {"en": gettext("in English"), "fr": gettext("in French")}
+    name = names.get(language) or language
+    return format_html(
+        ' <span class="fallback-tag" lang="{}">{}</span>', get_language() or "", name
+    )
+
+
+@dataclass(frozen=True)
+class Text:
+    """A translated text, shown in the active language or the first fallback that has it.
+
+    `rendered` holds each language's HTML, rendered once when the content is read (so once per
+    content change and process); plain-text fields have none and escape their text.
+    """
+
+    by_language: tuple[tuple[str, str], ...]
+    rendered: tuple[tuple[str, markup.Rendered], ...] = ()
+
+    @classmethod
+    def of(cls, obj: Model, field: str) -> "Text":
+        texts = tuple(
+            (code, getattr(obj, build_localized_fieldname(field, code)) or "")
+            for code, _name in settings.LANGUAGES
+        )
+        kind = field_markup(field)
+        if kind is None:
+            return cls(texts)
+        inline = kind == "inline"
+        rendered = tuple(
+            (code, markup.render(text, language=code, inline=inline))
+            for code, text in texts
+            if text
+        )
+        return cls(texts, rendered)
+
+    def _shown(self) -> tuple[str, str]:
+        """(language, text) in the active language, or the fallback that has a text."""
+        texts = dict(self.by_language)
+        current = get_language() or settings.LANGUAGE_CODE
+        for code in resolution_order(current):
+            if texts.get(code):
+                return code, texts[code]
+        return current, ""
+
+    def __str__(self) -> str:
+        return self._shown()[1]
+
+    def __bool__(self) -> bool:
+        return bool(self._shown()[1])
+
+    @property
+    def lang_attr(self) -> str:
+        """` lang="en"` when the text is shown in a fallback language, else nothing."""
+        code, _text = self._shown()
+        return "" if code == get_language() else format_html(' lang="{}"', code)
+
+    @property
+    def html(self) -> SafeString:
+        """The shown text as HTML, with a visible tag when it is in a fallback language."""
+        code, text = self._shown()
+        html = dict(self.rendered).get(code) if self.rendered else None
+        body = mark_safe(html.html) if html is not None else conditional_escape(text)
+        if text and code != get_language():
+            return body + fallback_tag(code)
+        return body
+
+
+def _texts(obj: Model) -> dict[str, Text]:
+    return {field: Text.of(obj, field) for field in translated_fields(type(obj))}
+
+
+@dataclass(frozen=True)
+class ChoiceContent:
+    pk: int
+    question_id: int
+    position: int
+    is_correct: bool
+    text: Text
+    feedback: Text
+
+
+@dataclass(frozen=True)
+class QuestionContent:
+    pk: int
+    quiz_id: int
+    position: int
+    kind: str
+    prompt: Text
+    explanation: Text
+    guide_url: Text
+    choices: tuple[ChoiceContent, ...]  # In order.
+
+
+@dataclass(frozen=True)
+class GuidePathContent:
+    pk: int
+    slug: str
+    title: Text
+
+    def get_absolute_url(self) -> str:
+        return reverse("guide_detail", kwargs={"slug": self.slug})
+
+
+@dataclass(frozen=True)
+class QuizContent:
+    pk: int
+    slug: str
+    updated_at: datetime  # The stamp this content was read under.
+    level: str
+    pass_mark: int
+    shuffle_choices: bool
+    is_published: bool
+    title: Text
+    description: Text
+    questions: tuple[QuestionContent, ...]  # In order.
+    guide_paths: tuple[GuidePathContent, ...]  # The published ones, in order.
+
+    def get_absolute_url(self) -> str:
+        return reverse("quiz_detail", kwargs={"slug": self.slug})
+
+    def get_level_display(self) -> str:
+        return Level(self.level).label
+
+    def questions_among(self, ids: list[int] | None) -> tuple[QuestionContent, ...]:
+        """The questions with these ids (all for None), in the quiz's order: an attempt's."""
+        if ids is None:
+            return self.questions
+        wanted = set(ids)
+        return tuple(question for question in self.questions if question.pk in wanted)
+
+
+def _columns(obj: Model, *names: str) -> dict:
+    return {name: getattr(obj, name) for name in names}
+
+
+def _read(quiz_id: int) -> QuizContent:
+    quiz = Quiz.objects.get(pk=quiz_id)
+    questions = Question.objects.filter(quiz=quiz).prefetch_related("choices")
+    quiz_columns = ("pk", "slug", "updated_at", "level", "pass_mark", "shuffle_choices")
+    return QuizContent(
+        **_columns(quiz, *quiz_columns, "is_published"),
+        **_texts(quiz),
+        questions=tuple(
+            QuestionContent(
+                **_columns(question, "pk", "quiz_id", "position", "kind"),
+                **_texts(question),
+                choices=tuple(
+                    ChoiceContent(
+                        **_columns(choice, "pk", "question_id", "position", "is_correct"),
+                        **_texts(choice),
+                    )
+                    for choice in question.choices.all()
+                ),
+            )
+            for question in questions
+        ),
+        guide_paths=tuple(
+            GuidePathContent(**_columns(guide, "pk", "slug"), title=Text.of(guide, "title"))
+            for guide in quiz.guide_paths.published()
+        ),
+    )
+
+
+class _ContentCache:
+    """The newest content seen of each quiz, for the most recently used quizzes."""
+
+    def __init__(self):
+        self._by_quiz: OrderedDict[int, QuizContent] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, quiz_id: int, updated_at: datetime) -> QuizContent:
+        with self._lock:
+            content = self._by_quiz.get(quiz_id)
+            if content is not None and content.updated_at == updated_at:
+                self._by_quiz.move_to_end(quiz_id)
+                return content
+        content = _read(quiz_id)  # Outside the lock: a query must not hold up other threads.
+        with self._lock:
+            self._by_quiz[quiz_id] = content
+            self._by_quiz.move_to_end(quiz_id)
+            while len(self._by_quiz) > settings.QUIZ_CONTENT_CACHE_SIZE:
+                self._by_quiz.popitem(last=False)
+        return content
+
+    def __len__(self) -> int:
+        return len(self._by_quiz)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._by_quiz.clear()
+
+
+cache = _ContentCache()
+
+
+def quiz_content(*, quiz_id: int, updated_at: datetime) -> QuizContent:
+    """The quiz's content as of the stamp `updated_at`, which the caller has just read."""
+    return cache.get(quiz_id, updated_at)
+
+
+# Receivers: every write of content moves the stamps of the quizzes it shows in.
+
+
+def question_changed(sender, instance: Question, **kwargs) -> None:
+    Quiz.objects.filter(pk=instance.quiz_id).touch()
+
+
+def choice_changed(sender, instance: Choice, **kwargs) -> None:
+    Quiz.objects.filter(questions=instance.question_id).touch()
+
+
+def guide_path_changed(sender, instance: GuidePath, **kwargs) -> None:
+    """Saved, or about to be deleted (while its links to quizzes still exist)."""
+    Quiz.objects.filter(guide_paths=instance).touch()
+
+
+def guide_paths_written(sender, pks: list[int], **kwargs) -> None:
+    """Guide paths written by a queryset (`guides.signals.guide_paths_written`)."""
+    Quiz.objects.filter(guide_paths__in=pks).touch()
+
+
+def guide_paths_relinked(sender, instance, action: str, reverse: bool, pk_set, **kwargs) -> None:
+    """A quiz's guide paths changed, from either side of the relation."""
+    if action not in ("post_add", "post_remove", "pre_clear"):
+        return
+    if not reverse:  # quiz.guide_paths.add(...)
+        Quiz.objects.filter(pk=instance.pk).touch()
+    elif action == "pre_clear":  # guide_path.quizzes.clear()
+        Quiz.objects.filter(guide_paths=instance).touch()
+    else:  # guide_path.quizzes.add(quiz, ...)
+        Quiz.objects.filter(pk__in=pk_set).touch()
+
+
+def content_migrated(sender, using: str, **kwargs) -> None:
+    """After `migrate`: a data migration may have written content with historical models."""
+    if Quiz._meta.db_table in connections[using].introspection.table_names():
+        Quiz.objects.using(using).touch()

@@ -1,1 +1,0 @@
-"""The pages: learner.py and accounts.py for learners, reports.py for instructors."""

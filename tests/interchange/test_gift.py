@@ -1,0 +1,556 @@
+"""GIFT read into quiz-file dicts and written from them (quizzes/interchange/gift.py).
+No database."""
+
+import pytest
+
+from quizzes.interchange.gift import (
+    MAX_BYTES,
+    MAX_LINES,
+    MAX_QUESTIONS,
+    ContentFileError,
+    gift_export,
+    gift_parse,
+)
+from quizzes.interchange.moodle_common import Origin
+
+EVERY_CONSTRUCT = r"""// A comment line, and another one inside a question below.
+$CATEGORY: $course$/top/Networks
+
+::Ports::Which port does HTTP use? {
+  =80 # Right: port 80.
+  ~21 # That is FTP.
+  ~443
+  #### Port 443 is HTTPS.
+}
+
+::Weights:: Which are transport protocols? {
+// Inside a question.
+  ~%50%TCP #Yes.
+  ~%50%UDP
+  ~%-100%IP #No: that is the network layer.
+}
+
+TCP is reliable.{T}
+
+UDP is reliable.{F}
+
+::TF feedback::IP is a transport protocol.{FALSE#No, it is not.#Right.####IP is the network layer.}
+
+The loopback address is 127.0.0.1.{TRUE}
+
+Escapes\: \~ \= \# \{ \} and a\nnew line, and a backslash \\ here.{=right \= yes ~wrong}
+
+[markdown]Is **this** Markdown?{=Yes, *kept* as is ~No}
+
+[html]<p>Is <b>this</b> <i>HTML</i> with <code>code</code>,
+a <a href="https://example.org/">link</a><br>and
+<img src="https://example.org/a.png" alt="a picture">?</p>
+<ul><li>one</li><li>two</li></ul><ol><li>first</li></ol><pre>x = 1
+y = 2</pre><p><span style="color: red">Red</span> <font>text</font>.</p>{=Yes ~No}
+
+[moodle]Is 2 * 3 = 6 in [plain] text_like_this?{=Yes ~No}
+
+[plain]# Not a heading, and <b>not bold</b>{=Yes ~No}
+
+$CATEGORY: $course$/top/Maths
+
+What is 2 + 2? {#4}
+
+Who is buried in Grant's tomb?{=Grant =Ulysses S. Grant}
+
+Match them.{=cat -> cat food =dog -> dog food}
+
+Write an essay.{}
+
+Grant is {~buried =entombed ~living} in Grant's tomb.
+
+A description, with no answers at all.
+
+Two lines
+with an unclosed { =a ~b
+
+$CATEGORY: $course$/top/Networks
+
+::Back::Back in Networks?{=Yes ~No}
+"""
+
+
+def choice(text: str, correct: bool = False, feedback: str = "") -> dict:
+    item = {"text": {"en": text}, "correct": correct}
+    if feedback:
+        item["feedback"] = {"en": feedback}
+    return item
+
+
+def test_every_construct_is_read_field_by_field():
+    parsed = gift_parse(EVERY_CONSTRUCT, language="en")
+    (networks,) = [quiz for quiz in parsed.quizzes if quiz["slug"] == "networks"]
+    assert [quiz["slug"] for quiz in parsed.quizzes] == ["networks"]
+    assert networks["title"] == {"en": "Networks"}
+    questions = networks["questions"]
+    assert questions[0] == {
+        "prompt": {"en": "Which port does HTTP use?"},
+        "explanation": {"en": "Port 443 is HTTPS."},
+        "choices": [
+            choice("80", True, "Right: port 80."),
+            choice("21", False, "That is FTP."),
+            choice("443"),
+        ],
+    }
+    assert questions[1] == {
+        "prompt": {"en": "Which are transport protocols?"},
+        "kind": "multiple",
+        "choices": [
+            choice("TCP", True, "Yes."),
+            choice("UDP", True),
+            choice("IP", False, "No: that is the network layer."),
+        ],
+    }
+    assert questions[2] == {
+        "prompt": {"en": "TCP is reliable."},
+        "kind": "true_false",
+        "choices": [choice("True", True), choice("False", False)],
+    }
+    assert questions[3]["choices"] == [choice("True", False), choice("False", True)]
+    # {FALSE#wrong#right}: a learner who picks True is wrong.
+    assert questions[4] == {
+        "prompt": {"en": "IP is a transport protocol."},
+        "explanation": {"en": "IP is the network layer."},
+        "kind": "true_false",
+        "choices": [choice("True", False, "No, it is not."), choice("False", True, "Right.")],
+    }
+    assert questions[5]["choices"] == [choice("True", True), choice("False", False)]
+    assert questions[6] == {
+        "prompt": {"en": "Escapes: ~ = # { } and a\nnew line, and a backslash \\\\ here."},
+        "choices": [choice("right = yes", True), choice("wrong")],
+    }
+    assert questions[7] == {
+        "prompt": {"en": "Is **this** Markdown?"},
+        "choices": [choice("Yes, *kept* as is", True), choice("No")],
+    }
+    assert questions[8]["prompt"] == {
+        "en": "Is **this** *HTML* with `code`, a [link](https://example.org/)\\\n"
+        "and [a picture](https://example.org/a.png)?\n\n"
+        "- one\n- two\n\n1. first\n\n```\nx = 1\ny = 2\n```\n\nRed text."
+    }
+    assert questions[9]["prompt"] == {"en": "Is 2 \\* 3 = 6 in \\[plain\\] text_like_this?"}
+    assert questions[10]["prompt"] == {"en": "\\# Not a heading, and \\<b>not bold\\</b>"}
+    assert questions[11] == {
+        "prompt": {"en": "Back in Networks?"},
+        "choices": [choice("Yes", True), choice("No")],
+    }
+    assert len(questions) == 12
+    assert parsed.origins == [
+        [
+            Origin("line 4 (“Ports”)", "Ports"),
+            Origin("line 11 (“Weights”)", "Weights"),
+            Origin("line 18", ""),
+            Origin("line 20", ""),
+            Origin("line 22 (“TF feedback”)", "TF feedback"),
+            Origin("line 24", ""),
+            Origin("line 26", ""),
+            Origin("line 28", ""),
+            Origin("line 30", ""),
+            Origin("line 36", ""),
+            Origin("line 38", ""),
+            Origin("line 59 (“Back”)", "Back"),
+        ]
+    ]
+    assert parsed.images == {}
+
+
+def test_kinds_this_site_lacks_are_refused_one_message_each_with_their_line():
+    parsed = gift_parse(EVERY_CONSTRUCT, language="en")
+    assert parsed.problems == [
+        ("line 42", "a numerical question: this site has no such question."),
+        ("line 44", "a short-answer question: this site has no such question."),
+        ("line 46", "a matching question: this site has no such question."),
+        ("line 48", "an essay question: this site has no such question."),
+        (
+            "line 50",
+            "a missing-word question (answers in the middle of the text): "
+            "this site has no such question.",
+        ),
+        ("line 52", "a description without answers: this site has no such question."),
+        ("line 55", "this { is not closed by a } before the next blank line."),
+    ]
+    # The Maths category had nothing to import: it makes no quiz.
+    assert [quiz["slug"] for quiz in parsed.quizzes] == ["networks"]
+
+
+def test_losses_are_warnings():
+    parsed = gift_parse(EVERY_CONSTRUCT, language="en")
+    assert parsed.warnings == [
+        (
+            "line 11 (“Weights”)",
+            "partial credit is lost (weights 50%, 50%, -100%): the answers weighted above 0 "
+            "are the correct choices, and the question is right only when all of them "
+            "and no other are picked.",
+        ),
+        ("line 30", "HTML tags dropped, their text kept: font, img, span."),
+    ]
+
+
+def test_a_target_quiz_takes_every_category():
+    parsed = gift_parse(EVERY_CONSTRUCT, language="fr", quiz_slug="my-quiz")
+    assert [quiz["slug"] for quiz in parsed.quizzes] == ["my-quiz"]
+    quiz = parsed.quizzes[0]
+    assert len(quiz["questions"]) == 12
+    assert quiz["questions"][0]["prompt"] == {"fr": "Which port does HTTP use?"}
+    # The texts Moodle's true/false lacks are the file's language.
+    assert quiz["questions"][2]["choices"] == [
+        {"text": {"fr": "Vrai"}, "correct": True},
+        {"text": {"fr": "Faux"}, "correct": False},
+    ]
+
+
+def test_categories_make_quizzes_with_unique_slugs():
+    text = (
+        "$CATEGORY: $course$/top/A/Same\n\nOne?{T}\n\n"
+        "$CATEGORY: $course$/top/B/Same\n\nTwo?{T}\n\n"
+        "$CATEGORY: $course$/top/A/Same\n\nThree?{F}\n\n"
+        "$CATEGORY: top/Slash//ed name\nFour?{T}\n"
+    )
+    parsed = gift_parse(text, language="en")
+    assert [(quiz["slug"], quiz["title"]) for quiz in parsed.quizzes] == [
+        ("same", {"en": "Same"}),
+        ("same-2", {"en": "Same"}),
+        ("slashed-name", {"en": "Slash/ed name"}),
+    ]
+    assert [len(quiz["questions"]) for quiz in parsed.quizzes] == [2, 1, 1]
+
+
+def test_questions_before_any_category_go_to_a_default_quiz():
+    parsed = gift_parse("One?{T}", language="en")
+    assert parsed.quizzes == [
+        {
+            "slug": "imported-questions",
+            "title": {"en": "Imported questions"},
+            "questions": [
+                {
+                    "prompt": {"en": "One?"},
+                    "kind": "true_false",
+                    "choices": [choice("True", True), choice("False")],
+                }
+            ],
+        }
+    ]
+
+
+def test_single_choice_with_partial_credit_keeps_the_full_answer():
+    parsed = gift_parse("Q?{=a ~%50%b ~c}", language="en")
+    assert parsed.quizzes[0]["questions"][0]["choices"] == [
+        choice("a", True),
+        choice("b"),
+        choice("c"),
+    ]
+    assert parsed.warnings == [
+        ("line 1", "partial credit is lost: the answers weighted 50% count as wrong.")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Q?{=a =b ~c}", "several answers are marked right, but a single-choice question"),
+        ("Q?{~%-50%a ~b}", "no answer has a weight above 0: none is right."),
+        ("Q?{~a}", "a multiple-choice question needs at least two answers."),
+        ("Q? } {=a ~b}", "a } closes no {."),
+    ],
+)
+def test_choices_that_make_no_question_are_refused(text, message):
+    parsed = gift_parse(text, language="en")
+    assert parsed.quizzes == []
+    assert len(parsed.problems) == 1
+    assert parsed.problems[0][0] == "line 1"
+    assert parsed.problems[0][1].startswith(message)
+
+
+MOODLE_DOCS_EXAMPLES = """// true/false
+::Q1:: 1+1=2 {T}
+
+// multiple choice with specified feedback for right and wrong answers
+::Q2:: What's between orange and green in the spectrum?
+{ =yellow # right; good! ~red # wrong, it's yellow ~blue # wrong, it's yellow }
+
+// fill-in-the-blank
+::Q3:: Two plus {=two =2} equals four.
+
+// matching
+::Q4:: Which animal eats which food? { =cat -> cat food =dog -> dog food }
+
+// math range question
+::Q5:: What is a number from 1 to 5? {#3:2}
+
+// math range specified with interval end points
+::Q6:: What is a number from 1 to 5? {#1..5}
+// translated on import to the same as Q5, but unavailable from Moodle question interface
+
+// multiple numeric answers with partial credit and feedback
+::Q7:: When was Ulysses S. Grant born? {#
+         =1822:0      # Correct! Full credit.
+         =%50%1822:2  # He was born in 1822. Half credit for being close.
+}
+
+// essay
+::Q8:: How are you? {}
+
+Who's buried in Grant's tomb?{~Grant ~Jefferson =no one}
+
+::Grants tomb::Who is buried in Grant's tomb in New York City? {
+=Grant
+~No one
+#Was true for 12 years, but Grant's remains were buried in the tomb in 1897
+~Napoleon
+#He was buried in France
+}
+
+What two people are entombed in Grant's tomb? {
+   ~%-100%No one
+   ~%50%Grant
+   ~%50%Grant's wife
+   ~%-100%Grant's father
+}
+
+Grant is buried in Grant's tomb.{F}
+
+Which answer equals 5? {
+~ \\= 2 + 2
+= \\= 2 + 3
+~ \\= 2 + 4
+}
+
+::Jesus' hometown::Jesus Christ was from {
+~Jerusalem#This was an important city, but the wrong answer.
+~%25%Bethlehem#He was born here, but not raised here.
+~%50%Galilee#You need to be more specific.
+=Nazareth#Yes! That's right!
+}.
+"""
+
+
+def test_moodle_documented_examples():
+    parsed = gift_parse(MOODLE_DOCS_EXAMPLES, language="en")
+    questions = parsed.quizzes[0]["questions"]
+    assert [origin.name for origin in parsed.origins[0]] == [
+        "Q1",
+        "Q2",
+        "",
+        "Grants tomb",
+        "",
+        "",
+        "",
+    ]
+    assert questions[0] == {
+        "prompt": {"en": "1+1=2"},
+        "kind": "true_false",
+        "choices": [choice("True", True), choice("False")],
+    }
+    assert questions[1]["choices"] == [
+        choice("yellow", True, "right; good!"),
+        choice("red", False, "wrong, it's yellow"),
+        choice("blue", False, "wrong, it's yellow"),
+    ]
+    assert questions[2]["choices"] == [choice("Grant"), choice("Jefferson"), choice("no one", True)]
+    assert questions[3]["choices"] == [
+        choice("Grant", True),
+        choice(
+            "No one",
+            False,
+            "Was true for 12 years, but Grant's remains were buried in the tomb in 1897",
+        ),
+        choice("Napoleon", False, "He was buried in France"),
+    ]
+    assert questions[4]["kind"] == "multiple"
+    assert [item["correct"] for item in questions[4]["choices"]] == [False, True, True, False]
+    assert questions[5]["choices"] == [choice("True"), choice("False", True)]
+    assert questions[6]["choices"] == [
+        choice("= 2 + 2"),
+        choice("= 2 + 3", True),
+        choice("= 2 + 4"),
+    ]
+    assert [place for place, _message in parsed.problems] == [
+        "line 9 (“Q3”)",
+        "line 12 (“Q4”)",
+        "line 15 (“Q5”)",
+        "line 18 (“Q6”)",
+        "line 22 (“Q7”)",
+        "line 28 (“Q8”)",
+        "line 55 (“Jesus' hometown”)",
+    ]
+    assert "missing-word" in parsed.problems[-1][1]
+
+
+QUIZ = {
+    "slug": "data-parallelism-quiz",
+    "title": {"en": "Data parallelism: a quiz", "fr": "Parallélisme des données"},
+    "questions": [
+        {
+            "prompt": {"en": "What does **each** GPU hold? {braces} ~tilde =equals #hash"},
+            "explanation": {"en": "A full copy.\n\nSee the guide: https://example.org/a#b"},
+            "choices": [
+                {"text": {"en": "A full copy"}, "correct": True, "feedback": {"en": "Yes: all."}},
+                {"text": {"en": "[html] a slice"}, "correct": False},
+                {"text": {"en": "%50% of it"}, "correct": False, "feedback": {"en": "[no]"}},
+                {"text": {"en": "A back\\slash\\\\"}, "correct": False},
+            ],
+        },
+        {
+            "prompt": {"en": "Which are true?"},
+            "kind": "multiple",
+            "choices": [
+                {"text": {"en": "One"}, "correct": True},
+                {"text": {"en": "Two"}, "correct": True},
+                {"text": {"en": "Three"}, "correct": True},
+                {"text": {"en": "Four"}, "correct": False, "feedback": {"en": "Not four."}},
+            ],
+        },
+        {
+            "prompt": {"en": "True?"},
+            "kind": "true_false",
+            "explanation": {"en": "Because."},
+            "choices": [
+                {"text": {"en": "True"}, "correct": False, "feedback": {"en": "No."}},
+                {"text": {"en": "False"}, "correct": True},
+            ],
+        },
+        {
+            "prompt": {"en": "False?"},
+            "kind": "true_false",
+            "choices": [
+                {"text": {"en": "True"}, "correct": True, "feedback": {"en": "Yes."}},
+                {"text": {"en": "False"}, "correct": False, "feedback": {"en": "Wrong."}},
+            ],
+        },
+    ],
+}
+
+
+def test_export_then_parse_gives_back_the_same_questions():
+    text = gift_export(QUIZ, language="en")
+    parsed = gift_parse(text, language="en", quiz_slug=QUIZ["slug"])
+    assert parsed.problems == []
+    assert parsed.quizzes[0]["questions"] == QUIZ["questions"]
+    assert parsed.quizzes[0]["title"] == {"en": "Data parallelism: a quiz"}
+    again = gift_export(parsed.quizzes[0], language="en")
+    assert again == text
+
+
+def test_export_writes_gift_as_moodle_does():
+    text = gift_export(QUIZ, language="en")
+    assert text.startswith("$CATEGORY: $course$/top/Data parallelism\\: a quiz\n\n")
+    assert "[markdown]True?{FALSE#No.####Because.}" in text
+    assert "[markdown]False?{TRUE#Wrong.#Yes.}" in text
+    assert "\t~%33.33333%One\n" in text
+    assert "\t~%-100%Four#Not four.\n" in text
+    assert "\t~%0%%50% of it#[markdown][no]\n" in text
+
+
+def test_export_in_another_language_takes_its_texts():
+    quiz = {
+        "slug": "q",
+        "title": {"en": "Q", "fr": "Q fr"},
+        "questions": [
+            {
+                "prompt": {"en": "Yes?", "fr": "Oui ?"},
+                "kind": "true_false",
+                "choices": [
+                    {"text": {"en": "True", "fr": "Vrai"}, "correct": True},
+                    {"text": {"en": "False", "fr": "Faux"}, "correct": False},
+                ],
+            }
+        ],
+    }
+    text = gift_export(quiz, language="fr")
+    assert text == "$CATEGORY: $course$/top/Q fr\n\n[markdown]Oui ?{TRUE}\n"
+    parsed = gift_parse(text, language="fr", quiz_slug="q")
+    assert parsed.quizzes[0]["questions"] == [
+        {
+            "prompt": {"fr": "Oui ?"},
+            "kind": "true_false",
+            "choices": [
+                {"text": {"fr": "Vrai"}, "correct": True},
+                {"text": {"fr": "Faux"}, "correct": False},
+            ],
+        }
+    ]
+
+
+def test_too_big_is_refused_before_reading():
+    with pytest.raises(ContentFileError) as error:
+        gift_parse("Q?{T}\n\n" * (50 * 2**20 // 7), language="en")
+    assert error.value.errors == [("", "The file is 50.0 MB; at most 5.0 MB can be imported.")]
+    with pytest.raises(ContentFileError):
+        gift_parse(b"x" * (MAX_BYTES + 1), language="en")
+
+
+def test_not_utf8_names_the_byte_and_line():
+    content = "Q?{=é ~b}\n\n".encode() + "R?{=é ~b}".encode("latin-1")
+    with pytest.raises(ContentFileError) as error:
+        gift_parse(content, language="en")
+    assert error.value.errors == [
+        ("line 3", "The file is not UTF-8 text (invalid byte at position 17).")
+    ]
+
+
+def test_utf16_and_binary_are_refused():
+    with pytest.raises(ContentFileError, match="UTF-16"):
+        gift_parse("Q?{T}".encode("utf-16"), language="en")
+    with pytest.raises(ContentFileError, match="binary"):
+        gift_parse(b"Q?{T}\x00", language="en")
+
+
+def test_utf8_with_a_byte_order_mark_is_read():
+    parsed = gift_parse("\ufeffQ?{T}".encode(), language="en")
+    assert parsed.quizzes[0]["questions"][0]["prompt"] == {"en": "Q?"}
+
+
+def test_an_unclosed_brace_names_its_line_and_the_rest_is_read():
+    parsed = gift_parse("One?{T}\n\n::Two::\nTwo?\n{=a\n~b\n\nThree?{F}", language="en")
+    assert parsed.problems == [
+        ("line 5 (“Two”)", "this { is not closed by a } before the next blank line.")
+    ]
+    prompts = [question["prompt"]["en"] for question in parsed.quizzes[0]["questions"]]
+    assert prompts == ["One?", "Three?"]
+
+
+def test_unknown_language_is_refused():
+    with pytest.raises(ContentFileError, match="Unknown language de"):
+        gift_parse("Q?{T}", language="de")
+
+
+def test_limits_that_keep_reading_fast():
+    with pytest.raises(ContentFileError) as error:
+        gift_parse("x\n" * MAX_LINES, language="en")
+    assert error.value.errors == [
+        ("", f"The file has {MAX_LINES + 1} lines; at most {MAX_LINES} are read.")
+    ]
+    with pytest.raises(ContentFileError) as error:
+        gift_parse("$CATEGORY: a\n\nQ?{T}\n\n" * (MAX_QUESTIONS + 1), language="en")
+    assert error.value.errors == [
+        ("", "The file holds 5001 questions; at most 5000 are imported at once.")
+    ]
+    parsed = gift_parse("Long?{T}\n\n" + "x" * 99_998 + "{T}", language="en")
+    assert parsed.problems == [("line 3", "a text of 100001 characters: at most 100000 are read.")]
+    parsed = gift_parse("Many?{=a" + " ~b" * 100 + "}", language="en")
+    assert parsed.problems == [("line 1", "101 answers: at most 100 are read.")]
+
+
+def test_html_that_never_closes_its_tags_is_read_as_text():
+    parsed = gift_parse("[html]" + "<a " * 30_000 + "<b>x</b>{T}", language="en")
+    assert parsed.quizzes[0]["questions"][0]["prompt"]["en"].endswith("\\<a \\<a **x**")
+
+
+def test_windows_and_old_mac_line_ends_are_read():
+    parsed = gift_parse(b"One?{T}\r\n\r\nTwo?\r{F}\r", language="en")
+    assert [q["prompt"] for q in parsed.quizzes[0]["questions"]] == [
+        {"en": "One?"},
+        {"en": "Two?"},
+    ]
+    assert parsed.origins[0][1].place == "line 3"
+
+
+def test_a_refused_question_has_no_warnings():
+    parsed = gift_parse("[html]<span>Essay</span>{}", language="en")
+    assert parsed.problems == [("line 1", "an essay question: this site has no such question.")]
+    assert parsed.warnings == []

@@ -1,0 +1,276 @@
+import html
+import io
+import zipfile
+
+import pytest
+import yaml
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+
+from quizzes.interchange.quizfile import (
+    QuizFileError,
+    quiz_export,
+    quiz_file_dump,
+    quiz_file_read,
+    quiz_import,
+)
+from quizzes.models import Choice, Question, Quiz
+from tests.factories import answer, choice_of, make_quiz, start
+
+IMPORT_URL = "/admin/quizzes/quiz/import/"
+CONFIRM_URL = "/admin/quizzes/quiz/import/confirm/"
+
+
+@pytest.fixture(autouse=True)
+def kept_uploads(settings, tmp_path):
+    """The files kept between an import's preview and its confirmation."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+def quiz_file(**changes) -> dict:
+    data = {
+        "slug": "tiny-quiz",
+        "level": "beginner",
+        "is_published": True,
+        "guide_paths": ["data-parallelism"],
+        "title": {"en": "Tiny quiz", "fr": "Petit quiz"},
+        "questions": [
+            {
+                "prompt": {"en": "One?", "fr": "Un ?"},
+                "choices": [
+                    {"text": {"en": "Yes", "fr": "Oui"}, "correct": True},
+                    {"text": {"en": "No", "fr": "Non"}, "correct": False},
+                ],
+            },
+            {
+                "prompt": "Two?",
+                "choices": [{"text": "A", "correct": False}, {"text": "B", "correct": True}],
+            },
+            {
+                "prompt": "Three?",
+                "choices": [{"text": "A", "correct": True}, {"text": "B"}],
+            },
+        ],
+    }
+    return data | changes
+
+
+def upload(client, content: bytes, name: str = "quiz.yaml", **fields):
+    """Upload a file in the admin and confirm its preview; the preview if it can't be."""
+    response = client.post(IMPORT_URL, {"file": SimpleUploadedFile(name, content), **fields})
+    if response.status_code != 200 or not response.context["token"]:
+        return response
+    return client.post(CONFIRM_URL, {"token": response.context["token"], "confirm": "Confirm"})
+
+
+def snapshot() -> list:
+    return [
+        list(Quiz.objects.values()),
+        list(Question.objects.values()),
+        list(Choice.objects.values()),
+    ]
+
+
+def test_export_then_import_gives_back_the_same_content(editor_client, guide):
+    quiz = make_quiz(questions=3, guide=guide, shuffle_choices=True)
+    quiz.questions.filter(position=3).update(position=7, kind="multiple")
+    exported = quiz_export(quiz=quiz)
+    before = snapshot()
+    Quiz.objects.all().delete()
+
+    response = upload(editor_client, quiz_file_dump(exported).encode())
+    assert response.status_code == 302
+    quiz = Quiz.objects.get(slug="dp-quiz")
+    assert quiz_export(quiz=quiz) == exported
+    strip = {"id", "quiz_id", "question_id", "created_at", "updated_at"}
+    after = snapshot()
+    for rows_before, rows_after in zip(before, after, strict=True):
+        assert [{k: v for k, v in row.items() if k not in strip} for row in rows_before] == [
+            {k: v for k, v in row.items() if k not in strip} for row in rows_after
+        ]
+
+
+def test_demo_files_round_trip(db):
+    call_command("loaddemo")
+    for quiz in Quiz.objects.all():
+        exported = quiz_export(quiz=quiz)
+        assert quiz_file_read(content=quiz_file_dump(exported).encode()) == exported
+        quiz_import(data=exported)
+        assert quiz_export(quiz=quiz) == exported
+
+
+def test_export_action_downloads_yaml_and_a_zip_for_several(editor_client, guide):
+    quiz = make_quiz(questions=2, guide=guide)
+    other = make_quiz(slug="other", questions=1)
+    response = editor_client.post(
+        "/admin/quizzes/quiz/", {"action": "export", "_selected_action": [quiz.pk]}
+    )
+    assert response["Content-Disposition"] == 'attachment; filename="dp-quiz.yaml"'
+    data = yaml.safe_load(response.content)
+    assert data["title"] == {
+        "en": "Data parallelism quiz",
+        "fr": "Quiz sur le parallélisme des données",
+    }
+    assert data["guide_paths"] == ["data-parallelism"]
+    assert data["questions"][1]["choices"][1]["feedback"] == {
+        "en": "Q2 feedback 2",
+        "fr": "Q2 commentaire 2",
+    }
+    response = editor_client.post(
+        "/admin/quizzes/quiz/", {"action": "export", "_selected_action": [quiz.pk, other.pk]}
+    )
+    names = zipfile.ZipFile(io.BytesIO(response.content)).namelist()
+    assert names == ["dp-quiz.yaml", "other.yaml"]
+
+
+def test_import_updates_by_slug_and_keeps_answered_content(editor_client, client, guide):
+    quiz = make_quiz(slug="tiny-quiz", questions=4, guide=guide)
+    attempt = start(client, quiz)
+    answer(client, attempt, 1, choice_of(quiz, 1, correct=True))
+    response = upload(editor_client, quiz_file_dump(quiz_file()).encode())
+    assert response.status_code == 302
+    quiz.refresh_from_db()
+    assert quiz.title_fr == "Petit quiz"
+    assert [q.prompt_en for q in quiz.questions.all()] == ["One?", "Two?", "Three?"]
+    assert quiz.questions.get(position=1).choices.count() == 2
+    assert attempt.answers.count() == 1
+
+    # Dropping the answered first question would lose an answer: nothing changes.
+    before = snapshot()
+    data = quiz_file(questions=quiz_file()["questions"][1:])
+    data["questions"][0]["position"] = 2
+    data["questions"][1]["position"] = 3
+    response = upload(editor_client, quiz_file_dump(data).encode())
+    assert response.status_code == 400
+    assert "it would delete content that learners have answered." in response.content.decode()
+    assert snapshot() == before
+
+
+def test_importquiz_and_exportquiz_commands(tmp_path, capsys, guide):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(quiz_file_dump(quiz_file()), encoding="utf-8")
+    call_command("importquiz", str(path))
+    assert capsys.readouterr().out == (
+        "Create: 1 quiz, 3 questions, 6 choices.\n"
+        "  create: quiz tiny-quiz: “Tiny quiz”: 3 questions, 6 choices\n"
+        "Imported.\n"
+    )
+    call_command("exportquiz", "tiny-quiz")
+    assert yaml.safe_load(capsys.readouterr().out)["title"] == {
+        "en": "Tiny quiz",
+        "fr": "Petit quiz",
+    }
+    with pytest.raises(CommandError, match="There is no quiz with the slug 'nope'"):
+        call_command("exportquiz", "nope")
+    path.write_text("slug: [", encoding="utf-8")
+    with pytest.raises(CommandError, match="line 1: broken YAML syntax"):
+        call_command("importquiz", str(path))
+
+
+def broken(**changes) -> dict:
+    return quiz_file(**changes)
+
+
+def with_question(number: int, **changes) -> dict:
+    data = quiz_file()
+    data["questions"][number - 1] |= changes
+    return data
+
+
+def with_choice(question: int, choice: int, **changes) -> dict:
+    data = quiz_file()
+    data["questions"][question - 1]["choices"][choice - 1] |= changes
+    return data
+
+
+BAD_FILES = {
+    "broken syntax": (
+        b"slug: tiny\ntitle: {en: 'Tiny'\nquestions: []\n",
+        "line 3: broken YAML syntax",
+    ),
+    "not a mapping": (b"- just\n- a list\n", "The file must hold a mapping of fields"),
+    "binary": (bytes(range(256)), "This is a binary file, not a YAML text file."),
+    "not utf-8": ("slug: café\n".encode("latin-1"), "The file is not UTF-8 text"),
+    "unknown field": (broken(colour="red"), "quiz: unknown fields: colour"),
+    "unknown question field": (with_question(2, hint="x"), "question 2: unknown fields: hint"),
+    "unknown choice field": (
+        with_choice(3, 2, score=1),
+        "question 3, choice 2: unknown fields: score",
+    ),
+    "wrong type": (broken(pass_mark="high"), "quiz: pass_mark must be a whole number."),
+    "bool as text": (
+        with_choice(1, 2, correct="no"),
+        "question 1, choice 2: correct must be true / false.",
+    ),
+    "missing correct choice": (
+        with_choice(2, 2, correct=False),
+        "question 2: Mark exactly one choice as correct.",
+    ),
+    "duplicate positions": (
+        with_question(3, position=1),
+        "question 3: position 1 is already used by question 1.",
+    ),
+    "duplicate choice positions": (
+        with_choice(1, 2, position=1),
+        "question 1, choice 2: position 1 is already used by question 1, choice 1.",
+    ),
+    "unknown guide path": (
+        broken(guide_paths=["nope"]),
+        "quiz: guide_paths: unknown guide paths: nope.",
+    ),
+    "missing title": (broken(title={"fr": "Seulement"}), "quiz: title needs a text in en."),
+    "unknown language": (
+        with_question(1, prompt={"en": "One?", "de": "Eins?"}),
+        "question 1: prompt has unknown languages: de.",
+    ),
+    "bad url": (
+        with_question(2, guide_url="not a url"),
+        "question 2: guide_url_en: Enter a valid URL.",
+    ),
+    "bad slug": (broken(slug="Tiny Quiz"), "quiz: slug: Enter a valid “slug”"),
+    "bad level": (broken(level="expert"), "quiz: level: Value 'expert' is not a valid choice."),
+    "no questions": (broken(questions=[]), "quiz: A published quiz needs at least one question."),
+    "questions not a list": (broken(questions={"a": 1}), "quiz: questions must be a list."),
+    "missing slug": ({"title": "x"}, "quiz: slug is missing."),
+}
+
+
+@pytest.mark.parametrize("case", BAD_FILES)
+def test_bad_file_is_refused_with_its_place_and_changes_nothing(editor_client, guide, case):
+    make_quiz(slug="tiny-quiz", questions=2, guide=guide)
+    before = snapshot()
+    content, message = BAD_FILES[case]
+    if isinstance(content, dict):
+        content = quiz_file_dump(content).encode()
+    response = upload(editor_client, content)
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
+    assert snapshot() == before
+    with pytest.raises(QuizFileError):
+        quiz_import(data=quiz_file_read(content=content))
+
+
+def test_every_problem_is_reported_at_once(guide):
+    data = with_choice(2, 2, correct=False) | {"colour": "red", "guide_paths": ["nope"]}
+    with pytest.raises(QuizFileError) as error:
+        quiz_import(data=data)
+    assert error.value.messages == [
+        "quiz: unknown fields: colour (allowed: description, guide_paths, is_published, level, "
+        "pass_mark, questions, shuffle_choices, slug, title).",
+        "quiz: guide_paths: unknown guide paths: nope.",
+        "question 2: Mark exactly one choice as correct.",
+    ]
+
+
+def test_import_errors_are_in_the_editors_language(editor_client, guide):
+    content = quiz_file_dump(with_choice(2, 2, correct=False)).encode()
+    response = editor_client.post(
+        IMPORT_URL,
+        {"file": SimpleUploadedFile("quiz.yaml", content)},
+        HTTP_ACCEPT_LANGUAGE="fr",
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Le fichier n'a pas été importé" in page
+    assert "question 2: Marquez exactement un choix comme correct." in page

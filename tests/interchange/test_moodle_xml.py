@@ -1,0 +1,472 @@
+"""Moodle XML read into quiz-file dicts and written from them (quizzes/interchange/moodle_xml.py).
+
+No database.
+"""
+
+import base64
+
+import pytest
+
+from quizzes.interchange.moodle_common import Origin
+from quizzes.interchange.moodle_xml import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_QUESTIONS,
+    MAX_TAGS,
+    ContentFileError,
+    moodle_xml_export,
+    moodle_xml_parse,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n one"
+OTHER_PNG = b"\x89PNG\r\n\x1a\n two"
+
+
+def b64(content: bytes) -> str:
+    return base64.b64encode(content).decode()
+
+
+EVERY_CONSTRUCT = f"""<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+<!-- question: 0  -->
+  <question type="category">
+    <category><text>$course$/top/Default for Course/Networks</text></category>
+    <info format="html"><text><![CDATA[<p>About <b>networks</b>.</p>]]></text></info>
+  </question>
+  <question type="multichoice">
+    <name><text>Ports</text></name>
+    <questiontext format="html">
+      <text><![CDATA[<p>Which port? <img src="@@PLUGINFILE@@/port%20map.png" alt="Port map"
+        width="10"></p>]]></text>
+      <file name="port map.png" path="/" encoding="base64">{b64(PNG)}</file>
+    </questiontext>
+    <generalfeedback format="html">
+      <text><![CDATA[<p>Port <code>80</code>, see <span>RFC</span>.</p>]]></text>
+    </generalfeedback>
+    <defaultgrade>1.0000000</defaultgrade>
+    <single>true</single>
+    <shuffleanswers>true</shuffleanswers>
+    <correctfeedback format="html"><text>Well done</text></correctfeedback>
+    <partiallycorrectfeedback format="html"><text></text></partiallycorrectfeedback>
+    <answer fraction="100" format="html">
+      <text>80</text>
+      <feedback format="html"><text><![CDATA[<p>Yes: <i>HTTP</i>.</p>]]></text></feedback>
+    </answer>
+    <answer fraction="0" format="html"><text>21</text><feedback><text></text></feedback></answer>
+    <answer fraction="0" format="html"><text>443</text></answer>
+  </question>
+  <question type="shortanswer"><name><text>SA</text></name></question>
+  <question type="multichoice">
+    <name><text>Weights</text></name>
+    <questiontext format="markdown"><text>Which are *transport* protocols?
+![diagram](@@PLUGINFILE@@/port%20map.png)</text>
+      <file name="port map.png" path="/" encoding="base64">{b64(OTHER_PNG)}</file>
+      <file name="unused.png" path="/" encoding="base64">{b64(PNG)}</file>
+    </questiontext>
+    <single>false</single>
+    <answer fraction="50" format="plain_text"><text>TCP *</text></answer>
+    <answer fraction="50" format="moodle_auto_format"><text>UDP</text></answer>
+    <answer fraction="-100" format="html"><text>IP</text>
+      <feedback format="markdown"><text>The **network** layer.</text></feedback></answer>
+    <hint format="html"><text>Think layers.</text></hint>
+  </question>
+  <question type="numerical"><name><text>Num</text></name></question>
+  <question type="category">
+    <category><text>$course$/top/Truths</text></category>
+  </question>
+  <question type="truefalse">
+    <name><text>TF</text></name>
+    <questiontext format="moodle_auto_format"><text>TCP is reliable &amp; ordered</text>
+    </questiontext>
+    <generalfeedback format="moodle_auto_format"><text>It retransmits.</text></generalfeedback>
+    <answer fraction="100" format="moodle_auto_format"><text>true</text>
+      <feedback><text>Right</text></feedback></answer>
+    <answer fraction="0" format="moodle_auto_format"><text>false</text>
+      <feedback><text>Wrong</text></feedback></answer>
+  </question>
+  <question type="truefalse">
+    <name><text>TF2</text></name>
+    <questiontext format="html"><text><![CDATA[<p>UDP is reliable <img
+      src="@@PLUGINFILE@@/missing.png"></p>]]></text></questiontext>
+    <answer fraction="0"><text>true</text></answer>
+    <answer fraction="100"><text>false</text></answer>
+  </question>
+  <question type="matching"><name><text>Match</text></name></question>
+  <question type="essay"><name><text>Essay</text></name></question>
+  <question type="cloze"><name><text>Cloze</text></name></question>
+  <question type="ddwtos"><name><text>Drag</text></name></question>
+  <question type="description"><name><text></text></name></question>
+</quiz>
+""".encode()
+
+
+def choice(text: str, correct: bool = False, feedback: str = "") -> dict:
+    item = {"text": {"en": text}, "correct": correct}
+    if feedback:
+        item["feedback"] = {"en": feedback}
+    return item
+
+
+def test_every_construct_is_read_field_by_field():
+    parsed = moodle_xml_parse(EVERY_CONSTRUCT, language="en")
+    assert parsed.quizzes == [
+        {
+            "slug": "networks",
+            "title": {"en": "Networks"},
+            "description": {"en": "About **networks**."},
+            "questions": [
+                {
+                    "prompt": {"en": "Which port? ![Port map](images/port%20map.png)"},
+                    "explanation": {"en": "Port `80`, see RFC."},
+                    "choices": [
+                        choice("80", True, "Yes: *HTTP*."),
+                        choice("21"),
+                        choice("443"),
+                    ],
+                },
+                {
+                    "prompt": {
+                        "en": "Which are *transport* protocols?\n"
+                        "![diagram](images/port%20map-2.png)"
+                    },
+                    "kind": "multiple",
+                    "choices": [
+                        choice("TCP \\*", True),
+                        choice("UDP", True),
+                        choice("IP", False, "The **network** layer."),
+                    ],
+                },
+            ],
+        },
+        {
+            "slug": "truths",
+            "title": {"en": "Truths"},
+            "questions": [
+                {
+                    "prompt": {"en": "TCP is reliable & ordered"},
+                    "explanation": {"en": "It retransmits."},
+                    "kind": "true_false",
+                    "choices": [choice("True", True, "Right"), choice("False", False, "Wrong")],
+                },
+                {
+                    "prompt": {"en": "UDP is reliable ![](images/missing.png)"},
+                    "kind": "true_false",
+                    "choices": [choice("True"), choice("False", True)],
+                },
+            ],
+        },
+    ]
+    # Two questions' "port map.png" differ: the second one is stored under another name.
+    assert parsed.images == {"port map.png": PNG, "port map-2.png": OTHER_PNG}
+    assert parsed.origins == [
+        [
+            Origin("question 1 (Moodle name “Ports”)", "Ports"),
+            Origin("question 3 (Moodle name “Weights”)", "Weights"),
+        ],
+        [
+            Origin("question 5 (Moodle name “TF”)", "TF"),
+            Origin("question 6 (Moodle name “TF2”)", "TF2"),
+        ],
+    ]
+
+
+def test_types_this_site_lacks_are_refused_one_message_each():
+    parsed = moodle_xml_parse(EVERY_CONSTRUCT, language="en")
+    refused = "a question of Moodle type “%s”: this site has no such question."
+    assert parsed.problems == [
+        ("question 2 (Moodle name “SA”)", refused % "shortanswer"),
+        ("question 4 (Moodle name “Num”)", refused % "numerical"),
+        ("question 7 (Moodle name “Match”)", refused % "matching"),
+        ("question 8 (Moodle name “Essay”)", refused % "essay"),
+        ("question 9 (Moodle name “Cloze”)", refused % "cloze"),
+        ("question 10 (Moodle name “Drag”)", refused % "ddwtos"),
+        ("question 11", refused % "description"),
+    ]
+
+
+def test_losses_are_warnings():
+    parsed = moodle_xml_parse(EVERY_CONSTRUCT, language="en")
+    assert parsed.warnings == [
+        ("question 1 (Moodle name “Ports”)", "not kept: Moodle's correctfeedback."),
+        ("question 1 (Moodle name “Ports”)", "HTML tags dropped, their text kept: span."),
+        (
+            "question 3 (Moodle name “Weights”)",
+            "partial credit is lost (weights 50%, 50%, -100%): the answers weighted above 0 "
+            "are the correct choices, and the question is right only when all of them "
+            "and no other are picked.",
+        ),
+        ("question 3 (Moodle name “Weights”)", "not kept: Moodle's hint."),
+        (
+            "question 3 (Moodle name “Weights”)",
+            "the file “unused.png” is shown by no text: not kept.",
+        ),
+        (
+            "question 6 (Moodle name “TF2”)",
+            "the text refers to the file “missing.png”, which the file lacks.",
+        ),
+    ]
+
+
+def test_a_target_quiz_takes_every_category_in_the_language_asked():
+    parsed = moodle_xml_parse(EVERY_CONSTRUCT, language="fr", quiz_slug="reseaux")
+    assert [quiz["slug"] for quiz in parsed.quizzes] == ["reseaux"]
+    questions = parsed.quizzes[0]["questions"]
+    assert len(questions) == 4
+    assert questions[0]["prompt"] == {"fr": "Which port? ![Port map](images/port%20map.png)"}
+    assert questions[2]["choices"] == [
+        {"text": {"fr": "Vrai"}, "correct": True, "feedback": {"fr": "Right"}},
+        {"text": {"fr": "Faux"}, "correct": False, "feedback": {"fr": "Wrong"}},
+    ]
+
+
+def question_xml(body: str, kind: str = "multichoice") -> bytes:
+    return (
+        f'<quiz><question type="{kind}"><name><text>Q</text></name>'
+        f"<questiontext><text>Q?</text></questiontext>{body}</question></quiz>"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            '<single>true</single><answer fraction="100"><text>a</text></answer>'
+            '<answer fraction="100"><text>b</text></answer>',
+            "several answers are marked right, but a single-choice question has exactly one.",
+        ),
+        (
+            '<single>true</single><answer fraction="50"><text>a</text></answer>'
+            '<answer fraction="0"><text>b</text></answer>',
+            "no answer has full marks (weight 100): none is right.",
+        ),
+        (
+            '<answer fraction="100"><text>a</text></answer>',
+            "a multiple-choice question needs at least two answers.",
+        ),
+        (
+            '<answer fraction="lots"><text>a</text></answer>',
+            "the answer weight “lots” is not a number.",
+        ),
+        (
+            '<questiontext><file name="../x.png" encoding="base64">AA==</file></questiontext>',
+            "the file name “../x.png” is refused.",
+        ),
+        (
+            '<questiontext><file name="x.png" encoding="base64">A</file></questiontext>',
+            "the file “x.png” is not valid base64.",
+        ),
+    ],
+)
+def test_choices_or_files_that_make_no_question_are_refused(body, message):
+    parsed = moodle_xml_parse(question_xml(body), language="en")
+    assert parsed.quizzes == []
+    assert parsed.problems == [("question 1 (Moodle name “Q”)", message)]
+
+
+def test_true_false_needs_its_two_answers():
+    body = '<answer fraction="100"><text>yes</text></answer>'
+    parsed = moodle_xml_parse(question_xml(body, "truefalse"), language="en")
+    assert parsed.problems == [
+        (
+            "question 1 (Moodle name “Q”)",
+            "a true/false question needs a “true” and a “false” answer.",
+        )
+    ]
+
+
+def test_single_choice_with_partial_credit_keeps_the_full_answer():
+    body = (
+        '<answer fraction="100.0000000"><text>a</text></answer>'
+        '<answer fraction="33.33333"><text>b</text></answer>'
+    )
+    parsed = moodle_xml_parse(question_xml(body), language="en")
+    assert parsed.quizzes[0]["questions"][0]["choices"] == [choice("a", True), choice("b")]
+    assert parsed.warnings == [
+        (
+            "question 1 (Moodle name “Q”)",
+            "partial credit is lost: the answers weighted 33.33333% count as wrong.",
+        )
+    ]
+
+
+QUIZ = {
+    "slug": "networks",
+    "title": {"en": "Networks / basics"},
+    "description": {"en": "About **networks**."},
+    "shuffle_choices": True,
+    "questions": [
+        {
+            "prompt": {"en": "Which port? ![Port map](images/port%20map.png) <b>&amp;</b>"},
+            "explanation": {"en": "Port `80`.\n\nSee ![](images/sub/rfc.png)."},
+            "choices": [
+                {"text": {"en": "80"}, "correct": True, "feedback": {"en": "Yes: *HTTP*."}},
+                {"text": {"en": "21"}, "correct": False},
+            ],
+        },
+        {
+            "prompt": {"en": "Which are transport protocols?"},
+            "kind": "multiple",
+            "choices": [
+                {"text": {"en": "TCP"}, "correct": True},
+                {"text": {"en": "UDP"}, "correct": True},
+                {"text": {"en": "QUIC"}, "correct": True},
+                {"text": {"en": "IP"}, "correct": False, "feedback": {"en": "Network layer."}},
+            ],
+        },
+        {
+            "prompt": {"en": "TCP is reliable."},
+            "kind": "true_false",
+            "choices": [
+                {"text": {"en": "True"}, "correct": True, "feedback": {"en": "Right"}},
+                {"text": {"en": "False"}, "correct": False},
+            ],
+        },
+        {
+            "prompt": {"en": "Yes or no?"},
+            "kind": "true_false",
+            "choices": [
+                {"text": {"en": "Yes"}, "correct": False},
+                {"text": {"en": "No"}, "correct": True},
+            ],
+        },
+    ],
+}
+IMAGES = {"port map.png": PNG, "sub/rfc.png": OTHER_PNG}
+
+
+def test_export_then_parse_gives_back_the_same_questions_and_images():
+    content = moodle_xml_export(QUIZ, language="en", images=IMAGES)
+    parsed = moodle_xml_parse(content, language="en", quiz_slug="networks")
+    assert parsed.problems == []
+    quiz = parsed.quizzes[0]
+    assert quiz["title"] == {"en": "Networks / basics"}
+    assert quiz["description"] == QUIZ["description"]
+    # A true-or-false question whose choices are not True and False is written as single choice.
+    expected = QUIZ["questions"][:3] + [{**QUIZ["questions"][3], "kind": "single"}]
+    expected[3].pop("kind")
+    assert quiz["questions"] == expected
+    assert parsed.images == IMAGES
+    # Moodle keeps shuffling per question, not per quiz: reading gives no shuffle_choices.
+    again = moodle_xml_export({**quiz, "shuffle_choices": True}, language="en", images=IMAGES)
+    assert again == moodle_xml_export({**QUIZ, "questions": expected}, language="en", images=IMAGES)
+
+
+def test_export_writes_moodle_xml():
+    content = moodle_xml_export(QUIZ, language="en", images=IMAGES).decode()
+    assert content.startswith("<?xml version='1.0' encoding='UTF-8'?>\n<quiz>\n")
+    assert "<text>$course$/top/Networks // basics</text>" in content
+    assert '<question type="truefalse">' in content
+    assert "<single>false</single>" in content
+    assert '<answer fraction="33.33333" format="markdown">' in content
+    assert '<answer fraction="-100" format="markdown">' in content
+    assert "<shuffleanswers>true</shuffleanswers>" in content
+    assert "![Port map](@@PLUGINFILE@@/port%20map.png) &lt;b&gt;&amp;amp;&lt;/b&gt;" in content
+    assert f'<file name="port map.png" path="/" encoding="base64">{b64(PNG)}</file>' in content
+    assert f'<file name="rfc.png" path="/sub/" encoding="base64">{b64(OTHER_PNG)}</file>' in content
+
+
+def refused(content: bytes) -> list[tuple[str, str]]:
+    with pytest.raises(ContentFileError) as error:
+        moodle_xml_parse(content, language="en")
+    return error.value.errors
+
+
+def test_a_50_mb_file_is_refused_before_reading():
+    content = b"<quiz>" + b" " * (50 * 2**20) + b"</quiz>"
+    assert refused(content) == [("", "The file is 50.0 MB; at most 20.0 MB can be imported.")]
+    assert len(refused(b" " * (MAX_BYTES + 1))) == 1
+
+
+def test_billion_laughs_is_refused():
+    entities = "".join(f'<!ENTITY lol{n} "{f"&lol{n - 1};" * 10}">' for n in range(1, 10))
+    content = (
+        f'<?xml version="1.0"?><!DOCTYPE quiz [<!ENTITY lol0 "lol">{entities}]><quiz>&lol9;</quiz>'
+    ).encode()
+    assert refused(content) == [
+        (
+            "",
+            "The XML declares the entity lol0: entities are refused, "
+            "as they can expand without end or read other files.",
+        )
+    ]
+
+
+def test_external_entities_and_documents_are_refused():
+    entity = b'<!DOCTYPE quiz [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><quiz>&xxe;</quiz>'
+    assert refused(entity)[0][1].startswith("The XML declares the entity xxe:")
+    document = b'<!DOCTYPE quiz SYSTEM "http://example.org/quiz.dtd"><quiz/>'
+    assert refused(document) == [
+        ("", "The XML refers to the outside document http://example.org/quiz.dtd: that is refused.")
+    ]
+
+
+def test_xml_nested_too_deep_is_refused():
+    content = b"<quiz>" + b"<a>" * 100_000 + b"</a>" * 100_000 + b"</quiz>"
+    assert refused(content) == [("", f"The XML nests elements more than {MAX_DEPTH} deep (<a>).")]
+
+
+def test_truncated_xml_names_its_line():
+    twenty_lines = b"\n".join(EVERY_CONSTRUCT.split(b"\n")[:20])
+    assert refused(twenty_lines) == [("line 20", "broken XML: no element found.")]
+    assert refused(b"<quiz><question") == [("line 1", "broken XML: unclosed token.")]
+    assert refused(b"") == [("line 1", "broken XML: no element found.")]
+
+
+def test_mixed_encodings_name_the_byte_and_line():
+    content = "<quiz>\n<!-- é -->\n".encode() + "<!-- é -->\n</quiz>".encode("latin-1")
+    assert refused(content) == [
+        ("line 3", "The file is not UTF-8 text (invalid byte at position 25).")
+    ]
+
+
+def test_other_encodings_are_refused():
+    content = '<?xml version="1.0" encoding="ISO-8859-1"?><quiz/>'.encode("latin-1")
+    assert refused(content) == [
+        ("", "The file declares the encoding ISO-8859-1; only UTF-8 is read.")
+    ]
+
+
+def test_other_xml_is_refused():
+    assert refused(b"<html><body/></html>") == [
+        ("", "This is not Moodle XML: its first element is <html>, not <quiz>.")
+    ]
+
+
+def test_limits_that_keep_reading_fast():
+    assert refused(b"<quiz>" + b"<a/>" * MAX_TAGS + b"</quiz>") == [
+        ("", f"The file has {MAX_TAGS + 2} tags; at most {MAX_TAGS} are read.")
+    ]
+    question = '<question type="truefalse"><questiontext><text>Q</text></questiontext></question>'
+    content = f"<quiz>{question * (MAX_QUESTIONS + 1)}</quiz>".encode()
+    assert refused(content) == [
+        ("", "The file holds 5001 questions; at most 5000 are imported at once.")
+    ]
+    parsed = moodle_xml_parse(
+        question_xml(f"<answer><text>{'x' * 100_001}</text></answer>"), language="en"
+    )
+    assert parsed.problems == [
+        ("question 1 (Moodle name “Q”)", "a text of 100001 characters: at most 100000 are read.")
+    ]
+    parsed = moodle_xml_parse(question_xml("<answer><text>a</text></answer>" * 101), language="en")
+    assert parsed.problems == [
+        ("question 1 (Moodle name “Q”)", "101 answers: at most 100 are read.")
+    ]
+
+
+def test_texts_without_a_format_take_their_questions_one():
+    content = (
+        b'<quiz><question type="multichoice"><questiontext format="html">'
+        b"<text>&lt;p&gt;Q&lt;/p&gt;</text></questiontext>"
+        b"<generalfeedback><text>&lt;i&gt;Why&lt;/i&gt;</text></generalfeedback>"
+        b'<answer fraction="100"><text>&lt;b&gt;a&lt;/b&gt;</text>'
+        b"<feedback><text>a &lt;br&gt;b</text></feedback></answer>"
+        b'<answer fraction="0"><text>b</text></answer></question></quiz>'
+    )
+    parsed = moodle_xml_parse(content, language="en")
+    assert parsed.quizzes[0]["questions"] == [
+        {
+            "prompt": {"en": "Q"},
+            "explanation": {"en": "*Why*"},
+            "choices": [choice("**a**", True, "a\\\nb"), choice("b")],
+        }
+    ]
