@@ -136,3 +136,62 @@ def make_multiple(quiz: Quiz, number: int) -> Question:
 def answer_picks(client, attempt: Attempt, number: int, choices: list[Choice], lang: str = "en"):
     """Post several picks for question `number`, as ticked checkboxes do."""
     return client.post(question_url(attempt, number, lang), {"choice": [c.pk for c in choices]})
+
+
+# The admin's forms, as an editor posts them.
+
+
+def quiz_form(guide, **fields) -> dict:
+    return {
+        "title_en": "Gradient accumulation quiz",
+        "title_fr": "Quiz sur l'accumulation de gradients",
+        "slug": "gradient-accumulation-quiz",
+        "description_en": "Bigger batches on small GPUs.",
+        "description_fr": "De plus grands lots sur de petits GPU.",
+        "level": "beginner",
+        "guide_paths": [guide.pk],
+        "pass_mark": "60",
+    } | fields
+
+
+def question_form(question: Question, choices: list[dict], *, initial: int = 0, **fields) -> dict:
+    return (
+        {
+            "quiz": question.quiz_id,
+            "position": question.position,
+            "kind": "single",
+            "prompt_en": question.prompt_en,
+            "prompt_fr": question.prompt_fr or "",
+            "explanation_en": "Gradients add up over microbatches.",
+            "explanation_fr": "Les gradients s'additionnent sur les micro-lots.",
+            "guide_url_en": "https://example.org/guide/#accumulate",
+            "guide_url_fr": "",
+        }
+        | fields
+        | inline_data("choices", choices, initial=initial)
+    )
+
+
+def choice_row(position: int, en: str, fr: str, *, correct: bool = False, **extra) -> dict:
+    row = {"position": position, "text_en": en, "text_fr": fr, "feedback_en": "", "feedback_fr": ""}
+    if correct:
+        row["is_correct"] = "on"
+    return row | extra
+
+
+def post_question(editor_client, question, **fields):
+    choices = [
+        choice_row(1, "Right", "Juste", correct=True),
+        choice_row(2, "Wrong", "Faux"),
+    ]
+    rows = [
+        row | {"id": choice.pk, "question": question.pk}
+        for row, choice in zip(choices, question.choices.all()[:2], strict=True)
+    ]
+    data = question_form(question, rows, initial=2, **fields)
+    return editor_client.post(f"/admin/quizzes/question/{question.pk}/change/", data)
+
+
+# The progress page's queries (tests/learning/test_query_counts.py and test_progress.py):
+# guide paths, their quizzes, the other quizzes, the learner's attempts.
+PROGRESS_PAGE = 4

@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 
 from guides.models import GuidePath
 from quizzes.interchange import bundles
-from quizzes.interchange.gift import gift_export
+from quizzes.interchange.gift import gift_export, gift_parse
 from quizzes.interchange.importing import (
     CREATE,
     DELETE,
@@ -25,10 +25,11 @@ from quizzes.interchange.importing import (
     import_apply,
     import_plan,
 )
+from quizzes.interchange.moodle_xml import moodle_xml_parse
 from quizzes.interchange.quizfile import quiz_export, quiz_file_dump
 from quizzes.models import Choice, ContentImage, Question, Quiz
 from tests.factories import answer, choice_of, make_quiz, make_staff, start
-from tests.quizzes import test_gift, test_moodle_xml
+from tests.samples import GIFT_EVERY_CONSTRUCT, MOODLE_XML_EVERY_CONSTRUCT
 
 IMPORT_URL = "/admin/quizzes/quiz/import/"
 CONFIRM_URL = "/admin/quizzes/quiz/import/confirm/"
@@ -99,7 +100,7 @@ def file_question(item: dict, language: str = "en") -> dict:
 
 
 def test_gift_file_of_every_construct_is_imported_field_by_field(db, tmp_path):
-    path = write(tmp_path, "networks.gift", test_gift.EVERY_CONSTRUCT)
+    path = write(tmp_path, "networks.gift", GIFT_EVERY_CONSTRUCT)
     out = run("importquiz", path)
     quiz = Quiz.objects.get(slug="networks")
     assert (quiz.title_en, quiz.title_fr, quiz.is_published) == ("Networks", "", False)
@@ -130,7 +131,7 @@ def test_gift_file_of_every_construct_is_imported_field_by_field(db, tmp_path):
             (("False", ""), True, ("Right.", "")),
         ],
     }
-    expected = test_gift.gift_parse(test_gift.EVERY_CONSTRUCT, language="en").quizzes[0]
+    expected = gift_parse(GIFT_EVERY_CONSTRUCT, language="en").quizzes[0]
     assert [db_question(q) for q in questions] == [
         file_question(item) for item in expected["questions"]
     ]
@@ -143,12 +144,12 @@ def test_gift_file_of_every_construct_is_imported_field_by_field(db, tmp_path):
 
 
 def test_moodle_xml_file_of_every_construct_is_imported_field_by_field(db, tmp_path):
-    path = write(tmp_path, "export.xml", test_moodle_xml.EVERY_CONSTRUCT)
+    path = write(tmp_path, "export.xml", MOODLE_XML_EVERY_CONSTRUCT)
     out = run("importquiz", path)
     networks, truths = Quiz.objects.get(slug="networks"), Quiz.objects.get(slug="truths")
     assert (networks.title_en, networks.description_en) == ("Networks", "About **networks**.")
     assert truths.title_en == "Truths"
-    parsed = test_moodle_xml.moodle_xml_parse(test_moodle_xml.EVERY_CONSTRUCT, language="en")
+    parsed = moodle_xml_parse(MOODLE_XML_EVERY_CONSTRUCT, language="en")
     for quiz, expected in zip((networks, truths), parsed.quizzes, strict=True):
         assert [db_question(q) for q in quiz.questions.order_by("position")] == [
             file_question(item) for item in expected["questions"]
@@ -535,7 +536,7 @@ def _upload(client, content: bytes, name: str, **fields):
 
 
 def test_admin_preview_writes_nothing_until_confirmed(editor_client, kept_uploads, db):
-    content = test_gift.EVERY_CONSTRUCT.encode()
+    content = GIFT_EVERY_CONSTRUCT.encode()
     response = _upload(editor_client, content, "networks.txt", file_format="gift")
     assert response.status_code == 200
     page = response.content.decode()

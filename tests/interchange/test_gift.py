@@ -12,67 +12,7 @@ from quizzes.interchange.gift import (
     gift_parse,
 )
 from quizzes.interchange.moodle_common import Origin
-
-EVERY_CONSTRUCT = r"""// A comment line, and another one inside a question below.
-$CATEGORY: $course$/top/Networks
-
-::Ports::Which port does HTTP use? {
-  =80 # Right: port 80.
-  ~21 # That is FTP.
-  ~443
-  #### Port 443 is HTTPS.
-}
-
-::Weights:: Which are transport protocols? {
-// Inside a question.
-  ~%50%TCP #Yes.
-  ~%50%UDP
-  ~%-100%IP #No: that is the network layer.
-}
-
-TCP is reliable.{T}
-
-UDP is reliable.{F}
-
-::TF feedback::IP is a transport protocol.{FALSE#No, it is not.#Right.####IP is the network layer.}
-
-The loopback address is 127.0.0.1.{TRUE}
-
-Escapes\: \~ \= \# \{ \} and a\nnew line, and a backslash \\ here.{=right \= yes ~wrong}
-
-[markdown]Is **this** Markdown?{=Yes, *kept* as is ~No}
-
-[html]<p>Is <b>this</b> <i>HTML</i> with <code>code</code>,
-a <a href="https://example.org/">link</a><br>and
-<img src="https://example.org/a.png" alt="a picture">?</p>
-<ul><li>one</li><li>two</li></ul><ol><li>first</li></ol><pre>x = 1
-y = 2</pre><p><span style="color: red">Red</span> <font>text</font>.</p>{=Yes ~No}
-
-[moodle]Is 2 * 3 = 6 in [plain] text_like_this?{=Yes ~No}
-
-[plain]# Not a heading, and <b>not bold</b>{=Yes ~No}
-
-$CATEGORY: $course$/top/Maths
-
-What is 2 + 2? {#4}
-
-Who is buried in Grant's tomb?{=Grant =Ulysses S. Grant}
-
-Match them.{=cat -> cat food =dog -> dog food}
-
-Write an essay.{}
-
-Grant is {~buried =entombed ~living} in Grant's tomb.
-
-A description, with no answers at all.
-
-Two lines
-with an unclosed { =a ~b
-
-$CATEGORY: $course$/top/Networks
-
-::Back::Back in Networks?{=Yes ~No}
-"""
+from tests.samples import GIFT_EVERY_CONSTRUCT as EVERY_CONSTRUCT
 
 
 def choice(text: str, correct: bool = False, feedback: str = "") -> dict:

@@ -3,8 +3,6 @@
 No database.
 """
 
-import base64
-
 import pytest
 
 from quizzes.interchange.moodle_common import Origin
@@ -17,87 +15,8 @@ from quizzes.interchange.moodle_xml import (
     moodle_xml_export,
     moodle_xml_parse,
 )
-
-PNG = b"\x89PNG\r\n\x1a\n one"
-OTHER_PNG = b"\x89PNG\r\n\x1a\n two"
-
-
-def b64(content: bytes) -> str:
-    return base64.b64encode(content).decode()
-
-
-EVERY_CONSTRUCT = f"""<?xml version="1.0" encoding="UTF-8"?>
-<quiz>
-<!-- question: 0  -->
-  <question type="category">
-    <category><text>$course$/top/Default for Course/Networks</text></category>
-    <info format="html"><text><![CDATA[<p>About <b>networks</b>.</p>]]></text></info>
-  </question>
-  <question type="multichoice">
-    <name><text>Ports</text></name>
-    <questiontext format="html">
-      <text><![CDATA[<p>Which port? <img src="@@PLUGINFILE@@/port%20map.png" alt="Port map"
-        width="10"></p>]]></text>
-      <file name="port map.png" path="/" encoding="base64">{b64(PNG)}</file>
-    </questiontext>
-    <generalfeedback format="html">
-      <text><![CDATA[<p>Port <code>80</code>, see <span>RFC</span>.</p>]]></text>
-    </generalfeedback>
-    <defaultgrade>1.0000000</defaultgrade>
-    <single>true</single>
-    <shuffleanswers>true</shuffleanswers>
-    <correctfeedback format="html"><text>Well done</text></correctfeedback>
-    <partiallycorrectfeedback format="html"><text></text></partiallycorrectfeedback>
-    <answer fraction="100" format="html">
-      <text>80</text>
-      <feedback format="html"><text><![CDATA[<p>Yes: <i>HTTP</i>.</p>]]></text></feedback>
-    </answer>
-    <answer fraction="0" format="html"><text>21</text><feedback><text></text></feedback></answer>
-    <answer fraction="0" format="html"><text>443</text></answer>
-  </question>
-  <question type="shortanswer"><name><text>SA</text></name></question>
-  <question type="multichoice">
-    <name><text>Weights</text></name>
-    <questiontext format="markdown"><text>Which are *transport* protocols?
-![diagram](@@PLUGINFILE@@/port%20map.png)</text>
-      <file name="port map.png" path="/" encoding="base64">{b64(OTHER_PNG)}</file>
-      <file name="unused.png" path="/" encoding="base64">{b64(PNG)}</file>
-    </questiontext>
-    <single>false</single>
-    <answer fraction="50" format="plain_text"><text>TCP *</text></answer>
-    <answer fraction="50" format="moodle_auto_format"><text>UDP</text></answer>
-    <answer fraction="-100" format="html"><text>IP</text>
-      <feedback format="markdown"><text>The **network** layer.</text></feedback></answer>
-    <hint format="html"><text>Think layers.</text></hint>
-  </question>
-  <question type="numerical"><name><text>Num</text></name></question>
-  <question type="category">
-    <category><text>$course$/top/Truths</text></category>
-  </question>
-  <question type="truefalse">
-    <name><text>TF</text></name>
-    <questiontext format="moodle_auto_format"><text>TCP is reliable &amp; ordered</text>
-    </questiontext>
-    <generalfeedback format="moodle_auto_format"><text>It retransmits.</text></generalfeedback>
-    <answer fraction="100" format="moodle_auto_format"><text>true</text>
-      <feedback><text>Right</text></feedback></answer>
-    <answer fraction="0" format="moodle_auto_format"><text>false</text>
-      <feedback><text>Wrong</text></feedback></answer>
-  </question>
-  <question type="truefalse">
-    <name><text>TF2</text></name>
-    <questiontext format="html"><text><![CDATA[<p>UDP is reliable <img
-      src="@@PLUGINFILE@@/missing.png"></p>]]></text></questiontext>
-    <answer fraction="0"><text>true</text></answer>
-    <answer fraction="100"><text>false</text></answer>
-  </question>
-  <question type="matching"><name><text>Match</text></name></question>
-  <question type="essay"><name><text>Essay</text></name></question>
-  <question type="cloze"><name><text>Cloze</text></name></question>
-  <question type="ddwtos"><name><text>Drag</text></name></question>
-  <question type="description"><name><text></text></name></question>
-</quiz>
-""".encode()
+from tests.samples import MOODLE_XML_EVERY_CONSTRUCT as EVERY_CONSTRUCT
+from tests.samples import OTHER_PNG, PNG, b64
 
 
 def choice(text: str, correct: bool = False, feedback: str = "") -> dict:

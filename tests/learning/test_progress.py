@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from quizzes.learning.identity import LEARNER_COOKIE
 from quizzes.learning.selectors import Learner, learner_progress, quiz_statuses
 from quizzes.models import Attempt, AttemptKind
-from tests.factories import answer, choice_of, make_guide, make_quiz, start
+from tests.factories import PROGRESS_PAGE, answer, choice_of, make_guide, make_quiz, start
 
 
 def take(client, quiz, *, wrong=(), stop_after=None):
@@ -148,8 +148,6 @@ def make_attempts(quiz, key, count):
 
 @pytest.mark.parametrize(("attempts", "guides"), [(1, 2), (50, 2), (1, 20), (50, 20)])
 def test_progress_queries_do_not_grow(client, db, attempts, guides, django_assert_num_queries):
-    from tests.learning.test_query_counts import PROGRESS_PAGE
-
     quizzes = [
         make_quiz(slug=f"quiz-{n}", questions=2, guide=make_guide(slug=f"guide-{n}"))
         for n in range(guides)

@@ -10,6 +10,7 @@ quiz after an edit (COLD), none after that.
 import pytest
 
 from tests.factories import (
+    PROGRESS_PAGE,
     answer,
     answer_picks,
     choice_of,
@@ -163,7 +164,6 @@ def test_multiple_choice_pages_cost_the_same(client, sized_quiz, django_assert_n
         assert client.get(question_url(attempt, 1)).status_code == 200
 
 
-PROGRESS_PAGE = 4  # Guide paths, their quizzes, the other quizzes, the learner's attempts.
 STATUS = 1  # The learner's attempts at the quizzes a page lists (quiz_statuses).
 
 

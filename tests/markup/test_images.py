@@ -12,8 +12,7 @@ from PIL import Image
 from quizzes.interchange.quizfile import QuizFileError, quiz_archive, quiz_archive_read, quiz_import
 from quizzes.markup.images import image_check, image_name
 from quizzes.models import ContentImage
-from tests.factories import make_quiz, question_url, start
-from tests.quizzes.test_bad_content import _post_question
+from tests.factories import make_quiz, post_question, question_url, start
 
 ADD = "/admin/quizzes/contentimage/add/"
 
@@ -76,7 +75,7 @@ def test_an_image_shows_in_a_prompt_and_an_explanation(editor_client, client, gu
     name, url = stored_png()
     quiz = make_quiz(questions=1, choices=2, guide=guide)
     question = quiz.questions.get()
-    response = _post_question(
+    response = post_question(
         editor_client,
         question,
         prompt_en=f"Which step is this? ![Four GPUs sum their gradients]({url})",
@@ -106,7 +105,7 @@ def test_an_image_shows_in_a_prompt_and_an_explanation(editor_client, client, gu
 def test_an_image_needs_alt_text_and_to_be_uploaded(editor_client, guide, source, message):
     name, _url = stored_png()
     question = make_quiz(questions=1, choices=2, guide=guide).questions.get()
-    response = _post_question(
+    response = post_question(
         editor_client, question, feedback="", explanation_fr=source.format(name=name)
     )
     assert response.status_code == 200

@@ -3,7 +3,7 @@
 import pytest
 from django.conf import settings
 
-from tests.conftest import make_quiz
+from tests.factories import make_quiz
 
 pytestmark = pytest.mark.django_db
 

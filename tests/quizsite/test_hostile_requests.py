@@ -4,7 +4,7 @@ import pytest
 from django.middleware.csrf import get_token
 from django.test import Client, RequestFactory
 
-from tests.conftest import make_quiz
+from tests.factories import make_quiz
 
 pytestmark = pytest.mark.django_db
 

@@ -1,45 +1,7 @@
-from quizzes.models import Question, Quiz
-from tests.factories import inline_data, make_quiz
+from quizzes.models import Quiz
+from tests.factories import choice_row, inline_data, make_quiz, question_form, quiz_form
 
 QUIZ_ADD = "/admin/quizzes/quiz/add/"
-
-
-def quiz_form(guide, **fields) -> dict:
-    return {
-        "title_en": "Gradient accumulation quiz",
-        "title_fr": "Quiz sur l'accumulation de gradients",
-        "slug": "gradient-accumulation-quiz",
-        "description_en": "Bigger batches on small GPUs.",
-        "description_fr": "De plus grands lots sur de petits GPU.",
-        "level": "beginner",
-        "guide_paths": [guide.pk],
-        "pass_mark": "60",
-    } | fields
-
-
-def question_form(question: Question, choices: list[dict], *, initial: int = 0, **fields) -> dict:
-    return (
-        {
-            "quiz": question.quiz_id,
-            "position": question.position,
-            "kind": "single",
-            "prompt_en": question.prompt_en,
-            "prompt_fr": question.prompt_fr or "",
-            "explanation_en": "Gradients add up over microbatches.",
-            "explanation_fr": "Les gradients s'additionnent sur les micro-lots.",
-            "guide_url_en": "https://example.org/guide/#accumulate",
-            "guide_url_fr": "",
-        }
-        | fields
-        | inline_data("choices", choices, initial=initial)
-    )
-
-
-def choice_row(position: int, en: str, fr: str, *, correct: bool = False, **extra) -> dict:
-    row = {"position": position, "text_en": en, "text_fr": fr, "feedback_en": "", "feedback_fr": ""}
-    if correct:
-        row["is_correct"] = "on"
-    return row | extra
 
 
 def test_editor_creates_a_quiz_with_questions_and_choices_in_both_languages(editor_client, guide):

@@ -3,8 +3,7 @@ saving (a plain submit button: no script needed) and on the change page of a sav
 
 from django.contrib.admin.models import LogEntry
 
-from tests.factories import make_quiz
-from tests.quizzes.test_bad_content import _post_question
+from tests.factories import make_quiz, post_question
 
 
 def test_the_change_page_previews_the_saved_question(editor_client, guide):
@@ -24,7 +23,7 @@ def test_the_change_page_previews_the_saved_question(editor_client, guide):
 def test_preview_shows_what_was_typed_and_saves_nothing(editor_client, guide):
     question = make_quiz(questions=1, choices=2, guide=guide).questions.get()
     logged = LogEntry.objects.count()
-    response = _post_question(
+    response = post_question(
         editor_client,
         question,
         _preview="Preview",
@@ -47,7 +46,7 @@ def test_preview_shows_what_was_typed_and_saves_nothing(editor_client, guide):
 
 def test_preview_of_broken_text_shows_the_error(editor_client, guide):
     question = make_quiz(questions=1, choices=2, guide=guide).questions.get()
-    response = _post_question(
+    response = post_question(
         editor_client, question, _preview="Preview", explanation_fr=r"$\def\a{\a}\a$"
     )
     assert response.status_code == 200

@@ -10,8 +10,7 @@ from quizzes.interchange.quizfile import (
     quiz_file_read,
     quiz_import,
 )
-from tests.factories import answer, choice_of, make_quiz, question_url, start
-from tests.quizzes.test_admin_content import choice_row, question_form
+from tests.factories import answer, choice_of, make_quiz, post_question, question_url, start
 
 # (source, what must not reach the page) for input that is saved and made harmless.
 HARMLESS = {
@@ -41,26 +40,13 @@ def _learner_pages(client, quiz) -> list[str]:
     return [page.content.decode() for page in pages]
 
 
-def _post_question(editor_client, question, **fields):
-    choices = [
-        choice_row(1, "Right", "Juste", correct=True),
-        choice_row(2, "Wrong", "Faux"),
-    ]
-    rows = [
-        row | {"id": choice.pk, "question": question.pk}
-        for row, choice in zip(choices, question.choices.all()[:2], strict=True)
-    ]
-    data = question_form(question, rows, initial=2, **fields)
-    return editor_client.post(f"/admin/quizzes/question/{question.pk}/change/", data)
-
-
 @pytest.mark.parametrize("field", ["prompt_en", "explanation_fr"])
 @pytest.mark.parametrize("case", HARMLESS, ids=str)
 def test_harmless_input_is_saved_and_shows_as_text(editor_client, client, guide, case, field):
     quiz = make_quiz(questions=1, choices=2, guide=guide)
     source, forbidden = HARMLESS[case]
     question = quiz.questions.get()
-    response = _post_question(editor_client, question, **{field: source})
+    response = post_question(editor_client, question, **{field: source})
     assert response.status_code == 302, response.context["adminform"].form.errors
     question.refresh_from_db()
     assert getattr(question, field) == source.strip()
@@ -75,7 +61,7 @@ def test_broken_input_is_refused_in_the_admin(editor_client, client, guide, case
     quiz = make_quiz(questions=1, choices=2, guide=guide)
     source, words = REFUSED[case]
     question = quiz.questions.get()
-    response = _post_question(editor_client, question, **{field: source})
+    response = post_question(editor_client, question, **{field: source})
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors[field]
     name, code = field.split("_")
