@@ -1,0 +1,99 @@
+"""The forms the content admins share: Markdown checked as the learner pages render it, and
+reorderable inline rows."""
+
+from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db.models import F
+from django.utils.translation import gettext
+
+from quizzes.models import (
+    choice_problems,
+    translated_fields,
+)
+from quizzes.snapshots import text_problems
+
+
+class ContentForm(forms.ModelForm):
+    """Refuses Markdown the learner pages would show broken (a formula that can't be turned
+    into MathML, a text past the renderer's limits), on the field and language at fault."""
+
+    def clean(self):
+        cleaned_data = super().clean()
+        for field in translated_fields(self._meta.model):
+            for code, _name in settings.LANGUAGES:
+                name = f"{field}_{code}"
+                source = cleaned_data.get(name)
+                if name in self.fields and isinstance(source, str):
+                    for problem in text_problems(field=field, language=code, source=source):
+                        self.add_error(name, problem)
+        return cleaned_data
+
+
+class PositionForm(ContentForm):
+    """A row of a reorderable inline. Rows may trade positions, so a row's position is
+    checked against the other submitted rows (the formset does that), not against the
+    old positions still in the database (Django 6 checks constraints row by row)."""
+
+    def validate_constraints(self):
+        exclude = self._get_validation_exclusions() | {"position"}
+        try:
+            self.instance.validate_constraints(exclude=exclude)
+        except ValidationError as error:
+            self._update_errors(error)
+
+
+class PositionsFormSet(forms.BaseInlineFormSet):
+    """Saves reordered rows without tripping the database's unique position constraint."""
+
+    def save(self, commit: bool = True):
+        if commit:
+            moved = [
+                form.instance.pk
+                for form in self.initial_forms
+                if "position" in form.changed_data or self._should_delete_form(form)
+            ]
+            if moved:
+                model = self.model
+                top = self.queryset.order_by("-position").values_list("position", flat=True).first()
+                model.objects.filter(pk__in=moved).update(position=F("position") + (top or 0) + 1)
+        return super().save(commit)
+
+    def _remaining_forms(self) -> list[forms.ModelForm]:
+        return [
+            form
+            for form in self.forms
+            if form.has_changed() or form.instance.pk
+            if not self._should_delete_form(form) and form.cleaned_data
+        ]
+
+
+class QuestionInlineFormSet(PositionsFormSet):
+    def clean(self):
+        super().clean()
+        if any(self.errors) or not self.instance.is_published:
+            return
+        kept = self._remaining_forms()
+        if not kept:
+            raise ValidationError(gettext("A published quiz needs at least one question."))
+        if any(form.instance.pk is None for form in kept):
+            raise ValidationError(
+                gettext(
+                    "A question added here has no choices yet, and this quiz is published. "
+                    "Add the question from the “Add question” page with its choices, "
+                    "or unpublish the quiz first."
+                )
+            )
+
+
+class ChoiceInlineFormSet(PositionsFormSet):
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        kind = self.instance.kind
+        problems = choice_problems(
+            kind, [form.cleaned_data.get("is_correct", False) for form in self._remaining_forms()]
+        )
+        if problems:
+            raise ValidationError(problems)

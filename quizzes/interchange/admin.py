@@ -1,0 +1,217 @@
+"""The quiz admin's import pages (upload, preview, confirm) and its export action."""
+
+import io
+import zipfile
+from dataclasses import replace
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils.decorators import method_decorator
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from quizzes.interchange.importing import (
+    FORMAT_BUNDLE,
+    FORMAT_GIFT,
+    FORMAT_MOODLE_XML,
+    FORMAT_YAML,
+    MAX_UPLOAD_BYTES,
+    ImportPlan,
+    import_apply,
+    import_plan,
+    plan_summary,
+)
+from quizzes.interchange.quizfile import QuizFileError, quiz_archive
+from quizzes.interchange.uploads import UploadGone, upload_discard, upload_keep, upload_take
+from quizzes.models import (
+    Quiz,
+)
+
+
+class QuizInterchangeMixin:
+    """The import pages and the export action of the quiz admin (a ModelAdmin of Quiz), kept
+    beside the formats they read and write rather than in the admin of quizzes."""
+
+    def get_urls(self):
+        return [
+            path(
+                "import/",
+                self.admin_site.admin_view(self.import_view),
+                name="quizzes_quiz_import",
+            ),
+            path(
+                "import/confirm/",
+                self.admin_site.admin_view(self.import_confirm_view),
+                name="quizzes_quiz_import_confirm",
+            ),
+            *super().get_urls(),
+        ]
+
+    @admin.action(description=_("Export as quiz files"), permissions=["view"])
+    def export(self, request, queryset):
+        """One quiz: its file (a .zip when it has images); several: a .zip of their files."""
+        quizzes = list(queryset.order_by("slug"))
+        if len(quizzes) == 1:
+            filename, content, content_type = quiz_archive(quiz=quizzes[0])
+            response = HttpResponse(content, content_type=content_type)
+            response["Content-Disposition"] = f'attachment; filename="{filename}"'
+            return response
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for quiz in quizzes:
+                filename, content, _content_type = quiz_archive(quiz=quiz)
+                archive.writestr(filename, content)
+        response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+        response["Content-Disposition"] = 'attachment; filename="quizzes.zip"'
+        return response
+
+    def import_view(self, request: HttpRequest):
+        """Upload a file: the preview of what it would change, with a button to confirm."""
+        self._import_permission(request)
+        form = QuizImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            content = form.cleaned_data["file"].read()
+            choices = form.import_choices()
+            plan = self._import_plan(request, content=content, choices=choices)
+            return self._import_preview(request, plan, content=content, choices=choices)
+        status = 200
+        if form.has_error("file", "too_big"):
+            status = 413
+        elif request.method == "POST":
+            status = 400
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": gettext("Import a file"),
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/quizzes/quiz/import.html", context, status=status)
+
+    @method_decorator(require_POST)
+    def import_confirm_view(self, request: HttpRequest):
+        """Write what the preview showed, or nothing: cancelled, or the site changed since."""
+        self._import_permission(request)
+        token = request.POST.get("token", "")
+        try:
+            kept = upload_take(token=token)
+        except UploadGone:
+            messages.error(request, gettext("The file of this preview is gone: upload it again."))
+            return redirect("admin:quizzes_quiz_import")
+        if "cancel" in request.POST:
+            upload_discard(token=token)
+            messages.info(request, gettext("Import cancelled: nothing was written."))
+            return redirect("admin:quizzes_quiz_changelist")
+        plan = self._import_plan(request, content=kept.content, choices=kept.choices)
+        if plan.digest != kept.digest:
+            upload_discard(token=token)
+            messages.warning(
+                request, gettext("The site changed since the preview: check the changes again.")
+            )
+            return self._import_preview(request, plan, content=kept.content, choices=kept.choices)
+        try:
+            import_apply(plan=plan)
+        except QuizFileError as error:
+            plan = replace(plan, errors=tuple(error.errors))
+            return self._import_preview(request, plan, content=b"", choices=kept.choices)
+        finally:
+            upload_discard(token=token)
+        messages.success(request, " ".join([gettext("Imported."), *plan_summary(plan)]))
+        return redirect("admin:quizzes_quiz_changelist")
+
+    def _import_permission(self, request: HttpRequest) -> None:
+        if not (self.has_add_permission(request) and self.has_change_permission(request)):
+            raise PermissionDenied
+
+    def _import_plan(self, request: HttpRequest, *, content: bytes, choices: dict) -> ImportPlan:
+        """The plan of an import, refused when it writes guide paths the user may not."""
+        plan = import_plan(content=content, **choices)
+        guide_perms = ["guides.add_guidepath", "guides.change_guidepath"]
+        if plan.guides is not None and not request.user.has_perms(guide_perms):
+            message = gettext("This file writes guide paths, which you may not add or change.")
+            return replace(plan, errors=(("", message),))
+        return plan
+
+    def _import_preview(self, request, plan: ImportPlan, *, content: bytes, choices: dict):
+        """The plan on a page; a plan that writes something keeps its file for the confirmation."""
+        token = ""
+        if plan.can_apply and plan.changes:
+            token = upload_keep(content=content, choices=choices, digest=plan.digest)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": gettext("Check the import"),
+            "plan": plan,
+            "summary": plan_summary(plan),
+            "token": token,
+            "file_name": choices["name"],
+        }
+        status = 200 if plan.can_apply else 400
+        return TemplateResponse(
+            request, "admin/quizzes/quiz/import_preview.html", context, status=status
+        )
+
+
+class QuizImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("File"),
+        help_text=_(
+            "A quiz file (YAML), a guides file, a bundle of the whole site (.zip), "
+            "GIFT or Moodle XML: see docs/quiz-format.md."
+        ),
+    )
+
+    file_format = forms.ChoiceField(
+        label=_("Format"),
+        required=False,
+        choices=[
+            ("", _("From the file's name")),
+            (FORMAT_YAML, _("Quiz or guides file (YAML)")),
+            (FORMAT_BUNDLE, _("Bundle of the whole site (.zip)")),
+            (FORMAT_GIFT, "GIFT"),
+            (FORMAT_MOODLE_XML, "Moodle XML"),
+        ],
+    )
+    language = forms.ChoiceField(
+        label=_("Language of a GIFT or Moodle XML file"),
+        choices=settings.LANGUAGES,
+        initial=settings.LANGUAGE_CODE,
+        required=False,
+        help_text=_(
+            "Its texts fill this language of the quizzes they match (by title and position)."
+        ),
+    )
+    quiz = forms.ModelChoiceField(
+        label=_("Quiz to fill"),
+        queryset=Quiz.objects.order_by("slug"),
+        to_field_name="slug",
+        required=False,
+        help_text=_(
+            "GIFT and Moodle XML: every question goes into this quiz, instead of "
+            "one quiz per category."
+        ),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            message = gettext("The file is %(size)s MB; at most %(limit)s MB can be imported.")
+            sizes = {"size": round(upload.size / 2**20, 1), "limit": MAX_UPLOAD_BYTES // 2**20}
+            raise ValidationError(message % sizes, code="too_big")
+        return upload
+
+    def import_choices(self) -> dict:
+        """The import_plan arguments besides the content."""
+        quiz = self.cleaned_data["quiz"]
+        return {
+            "name": self.cleaned_data["file"].name,
+            "file_format": self.cleaned_data["file_format"] or None,
+            "language": self.cleaned_data["language"] or settings.LANGUAGE_CODE,
+            "quiz_slug": quiz.slug if quiz else None,
+        }
