@@ -33,7 +33,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from quizzes import snapshots as content  # noqa: E402
+from quizzes import snapshots  # noqa: E402
 from quizzes.markup import rendering as markup  # noqa: E402
 from quizzes.models import Choice, Question, Quiz, translated_fields  # noqa: E402
 
@@ -46,7 +46,7 @@ def _texts(quiz: Quiz) -> list[tuple[str, str, bool]]:
     texts = []
     for obj in rows:
         for field in translated_fields(type(obj)):
-            kind = content.field_markup(field)
+            kind = snapshots.field_markup(field)
             for code, _name in settings.LANGUAGES:
                 source = getattr(obj, f"{field}_{code}") or ""
                 if kind and source:
@@ -70,9 +70,9 @@ def _plain(source: str, *, language: str, inline: bool = False) -> markup.Render
 def _quiz_times(quiz: Quiz) -> str:
     texts = _texts(quiz)
     render = _times(lambda: [markup.render(s, language=c, inline=i) for s, c, i in texts])
-    read = _times(lambda: content._read(quiz.pk))
+    read = _times(lambda: snapshots._read(quiz.pk))
     with mock.patch.object(markup, "render", _plain):
-        unrendered = _times(lambda: content._read(quiz.pk))
+        unrendered = _times(lambda: snapshots._read(quiz.pk))
     ms = 1000
     return (
         f"{quiz.slug}: {len(texts)} texts, rendered in {statistics.median(render) * ms:.1f} ms"

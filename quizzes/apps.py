@@ -13,14 +13,14 @@ class QuizzesConfig(AppConfig):
         # a data migration).
         from guides.models import GuidePath
         from guides.signals import guide_paths_written
-        from quizzes import snapshots as content
+        from quizzes import snapshots
         from quizzes.models import Choice, Question, Quiz
 
         for signal in (post_save, post_delete):
-            signal.connect(content.question_changed, sender=Question)
-            signal.connect(content.choice_changed, sender=Choice)
-        post_save.connect(content.guide_path_changed, sender=GuidePath)
-        pre_delete.connect(content.guide_path_changed, sender=GuidePath)
-        guide_paths_written.connect(content.guide_paths_written, sender=GuidePath)
-        m2m_changed.connect(content.guide_paths_relinked, sender=Quiz.guide_paths.through)
-        post_migrate.connect(content.content_migrated, sender=self)
+            signal.connect(snapshots.question_changed, sender=Question)
+            signal.connect(snapshots.choice_changed, sender=Choice)
+        post_save.connect(snapshots.guide_path_changed, sender=GuidePath)
+        pre_delete.connect(snapshots.guide_path_changed, sender=GuidePath)
+        guide_paths_written.connect(snapshots.guide_paths_written, sender=GuidePath)
+        m2m_changed.connect(snapshots.guide_paths_relinked, sender=Quiz.guide_paths.through)
+        post_migrate.connect(snapshots.content_migrated, sender=self)

@@ -9,7 +9,7 @@ from django.db.migrations.loader import MigrationLoader
 from django.utils import translation
 
 from guides.models import GuidePath
-from quizzes import snapshots as content
+from quizzes import snapshots
 from quizzes.interchange.quizfile import quiz_export, quiz_import
 from quizzes.models import Choice, Question, Quiz
 from tests.factories import (
@@ -178,7 +178,7 @@ def test_kept_content_is_bounded(settings, db):
     settings.QUIZ_CONTENT_CACHE_SIZE = 2
     quizzes = [make_quiz(slug=f"quiz-{n}", questions=1) for n in range(3)]
     kept = [content_of(quiz) for quiz in quizzes]
-    assert len(content.cache) == 2
+    assert len(snapshots.cache) == 2
     assert content_of(quizzes[2]) is kept[2]  # The newest stays...
     assert content_of(quizzes[0]) is not kept[0]  # ...the least recently used went first.
 
