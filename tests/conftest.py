@@ -1,6 +1,7 @@
 """Fixtures shared by the tests; the data they make comes from tests/factories.py."""
 
 import pytest
+from django.utils import translation
 
 from guides.models import GuidePath
 from quizzes.models import Quiz
@@ -24,6 +25,14 @@ def pytest_report_header(config) -> str:
     from django.conf import settings
 
     return f"database: {settings.DATABASES['default']['ENGINE']}"
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_active():
+    """A request's LocaleMiddleware leaves its language active in the thread: the next test
+    must not read its messages in French."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,5 @@
 """The quiz admin's import pages (upload, preview, confirm) and its export action."""
 
-import io
-import zipfile
 from dataclasses import replace
 
 from django import forms
@@ -17,6 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from quizzes.interchange.archive import archive_write
 from quizzes.interchange.importing import (
     FORMAT_BUNDLE,
     FORMAT_GIFT,
@@ -63,12 +62,11 @@ class QuizInterchangeMixin:
             response = HttpResponse(content, content_type=content_type)
             response["Content-Disposition"] = f'attachment; filename="{filename}"'
             return response
-        buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            for quiz in quizzes:
-                filename, content, _content_type = quiz_archive(quiz=quiz)
-                archive.writestr(filename, content)
-        response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+        files = {}
+        for quiz in quizzes:
+            filename, content, _content_type = quiz_archive(quiz=quiz)
+            files[filename] = content
+        response = HttpResponse(archive_write(files), content_type="application/zip")
         response["Content-Disposition"] = 'attachment; filename="quizzes.zip"'
         return response
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext, ngettext
 from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
-from quizzes.interchange import bundles
+from quizzes.interchange import archive, bundles
 from quizzes.interchange.gift import gift_parse
 from quizzes.interchange.moodle_common import Parsed, quiz_slug_for
 from quizzes.interchange.moodle_xml import moodle_xml_parse
@@ -50,7 +50,7 @@ _EXTENSIONS = {
     ".xml": FORMAT_MOODLE_XML,
 }
 MAX_YAML_BYTES = 5 * 2**20  # One quiz or guides file.
-MAX_UPLOAD_BYTES = bundles.MAX_BUNDLE_BYTES  # The largest file any format takes.
+MAX_UPLOAD_BYTES = archive.MAX_ARCHIVE_BYTES  # The largest file any format takes.
 
 CREATE = "create"
 UPDATE = "update"
@@ -104,7 +104,7 @@ def format_detect(*, name: str, content: bytes) -> str:
     for extension, file_format in _EXTENSIONS.items():
         if name.lower().endswith(extension):
             return file_format
-    if bundles.is_zip(content):
+    if archive.is_zip(content):
         return FORMAT_BUNDLE
     start = content[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if start.startswith(b"<"):
@@ -172,9 +172,9 @@ def import_plan(
     planner = _Planner(format=file_format)
     try:
         if file_format == FORMAT_BUNDLE and bundles.is_quiz_archive(content):
-            archive = quiz_archive_read(content=content)
-            _images_plan(planner, archive.images)
-            _quiz_plan(planner, archive.data, known_guides=set(), place="")
+            quiz_zip = quiz_archive_read(content=content)
+            _images_plan(planner, quiz_zip.images)
+            _quiz_plan(planner, quiz_zip.data, known_guides=set(), place="")
         elif file_format == FORMAT_BUNDLE:
             _bundle_plan(planner, bundles.bundle_read(content=content))
         elif file_format in (FORMAT_GIFT, FORMAT_MOODLE_XML):

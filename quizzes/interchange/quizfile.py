@@ -1,10 +1,8 @@
 """The quiz file format (docs/quiz-format.md): read, check, import and export quizzes and guide
 paths as YAML files. The whole file is checked before anything is written."""
 
-import io
 import posixpath
 import re
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -19,6 +17,8 @@ from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
 from quizzes import kinds
+from quizzes.interchange.archive import archive_read, archive_write, is_zip
+from quizzes.interchange.errors import QuizFileError
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import IMAGE_DIR, ImageError, image_check, image_store, name_of_url
 from quizzes.models import (
@@ -31,22 +31,6 @@ from quizzes.models import (
     translated_fields,
 )
 from quizzes.snapshots import text_problems
-
-
-class QuizFileError(ValueError):
-    """A quiz or guides file that can't be imported.
-
-    `errors` lists every problem found as (place, message); place says where in
-    the file ("question 3, choice 2") and is empty for the file as a whole.
-    """
-
-    def __init__(self, errors: list[tuple[str, str]]):
-        self.errors = errors
-        super().__init__("\n".join(self.messages))
-
-    @property
-    def messages(self) -> list[str]:
-        return [f"{place}: {message}" if place else message for place, message in self.errors]
 
 
 def quiz_file_read(*, content: bytes) -> dict:
@@ -78,15 +62,10 @@ def quiz_file_dump(data: dict) -> str:
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
 
 
-# A quiz with images travels as a .zip: its YAML file and images/<name> for every image its
-# texts show (`/media/content/<name>`). These limits keep a hostile archive from filling the
-# memory or the disk before anything is checked.
+# A quiz with images travels as a .zip (read and written by `archive`, under its limits): its
+# YAML file and images/<name> for every image its texts show (`/media/content/<name>`).
 ARCHIVE_IMAGES = "images/"
-ARCHIVE_MAX_FILES = 200
-ARCHIVE_MAX_BYTES = 50 * 1024 * 1024
 _IMAGE_BASENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
-# The same bytes from the same quiz: export → import → export gives an identical archive.
-_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -99,41 +78,27 @@ class QuizArchive:
 
 def quiz_archive_read(*, content: bytes) -> QuizArchive:
     """A YAML quiz file, or a .zip holding one YAML file and its images/."""
-    if not content.startswith(b"PK\x03\x04"):
+    if not is_zip(content):
         return QuizArchive(quiz_file_read(content=content), {})
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(content))
-        infos = [info for info in archive.infolist() if not info.is_dir()]
-    except (zipfile.BadZipFile, ValueError):
-        raise QuizFileError([("", gettext("The file is not a valid .zip archive."))]) from None
-    if len(infos) > ARCHIVE_MAX_FILES or sum(i.file_size for i in infos) > ARCHIVE_MAX_BYTES:
-        message = gettext(
-            "The archive holds more than %(files)s files or %(megabytes)s MB once unpacked."
-        )
-        raise QuizFileError(
-            [("", message % {"files": ARCHIVE_MAX_FILES, "megabytes": ARCHIVE_MAX_BYTES >> 20})]
-        )
-    yamls = [
-        info
-        for info in infos
-        if "/" not in info.filename and info.filename.endswith((".yaml", ".yml"))
-    ]
+    files = archive_read(content=content, name_problem=_archive_name_problem)
+    yamls = [name for name in files if not name.startswith(ARCHIVE_IMAGES)]
     if len(yamls) != 1:
         message = gettext("The archive must hold one .yaml quiz file at its top, and images/.")
         raise QuizFileError([("", message)])
-    errors, images = [], {}
-    for info in infos:
-        if info is yamls[0]:
-            continue
-        basename = info.filename.removeprefix(ARCHIVE_IMAGES)
-        if not info.filename.startswith(ARCHIVE_IMAGES) or not _IMAGE_BASENAME.match(basename):
-            message = gettext("unexpected file in the archive: only images/<name> may be there.")
-            errors.append((info.filename, message))
-            continue
-        images[posixpath.join(IMAGE_DIR, basename)] = archive.read(info)
-    if errors:
-        raise QuizFileError(errors)
-    return QuizArchive(quiz_file_read(content=archive.read(yamls[0])), images)
+    images = {
+        posixpath.join(IMAGE_DIR, name.removeprefix(ARCHIVE_IMAGES)): data
+        for name, data in files.items()
+        if name.startswith(ARCHIVE_IMAGES)
+    }
+    return QuizArchive(quiz_file_read(content=files[yamls[0]]), images)
+
+
+def _archive_name_problem(name: str) -> str | None:
+    if "/" not in name and name.endswith((".yaml", ".yml")):
+        return None
+    if name.startswith(ARCHIVE_IMAGES) and _IMAGE_BASENAME.match(name.removeprefix(ARCHIVE_IMAGES)):
+        return None
+    return gettext("unexpected file in the archive: only images/<name> may be there.")
 
 
 def _strings(value):
@@ -166,18 +131,11 @@ def quiz_archive(*, quiz: Quiz) -> tuple[str, bytes, str]:
     names = sorted(image_references(data))
     if not names:
         return f"{quiz.slug}.yaml", text.encode(), "application/yaml; charset=utf-8"
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        files = [(f"{quiz.slug}.yaml", text.encode())]
-        for name in names:
-            with default_storage.open(name, "rb") as image:
-                files.append((ARCHIVE_IMAGES + posixpath.basename(name), image.read()))
-        for filename, content in files:
-            info = zipfile.ZipInfo(filename, date_time=_ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, content)
-    return f"{quiz.slug}.zip", buffer.getvalue(), "application/zip"
+    files = {f"{quiz.slug}.yaml": text.encode()}
+    for name in names:
+        with default_storage.open(name, "rb") as image:
+            files[ARCHIVE_IMAGES + posixpath.basename(name)] = image.read()
+    return f"{quiz.slug}.zip", archive_write(files), "application/zip"
 
 
 QUIZ_KEYS = {

@@ -14,7 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
 from guides.models import GuidePath
-from quizzes.interchange import bundles
+from quizzes.interchange import archive, bundles
 from quizzes.interchange.gift import gift_export, gift_parse
 from quizzes.interchange.importing import (
     CREATE,
@@ -319,7 +319,7 @@ def test_answered_content_the_bundle_lacks_blocks_the_whole_import(db, client, t
     data["questions"][0]["position"] = 2
     entries = {"guides.yaml": b"guide_paths: []\n", "quizzes/dp-quiz.yaml": quiz_file_dump(data)}
     bundle = write(
-        tmp_path, "site.zip", bundles.bundle_zip({k: _bytes(v) for k, v in entries.items()})
+        tmp_path, "site.zip", archive.archive_write({k: _bytes(v) for k, v in entries.items()})
     )
     before = snapshot()
     with pytest.raises(CommandError, match="question at position 1: it would delete content"):
@@ -442,7 +442,7 @@ BAD_INPUTS = {
         "images/big.png: 11.0 MB; at most 10.0 MB can be imported.",
     ),
     "too many entries": (
-        lambda: _zip({f"images/{n}.png": b"" for n in range(bundles.MAX_ENTRIES + 1)}),
+        lambda: _zip({f"images/{n}.png": b"" for n in range(archive.MAX_ENTRIES + 1)}),
         "site.zip",
         "The archive holds 2001 files; at most 2000 are read.",
     ),
@@ -514,7 +514,7 @@ def _lines(pairs) -> list[str]:
 
 
 def test_a_total_over_the_limit_is_refused_from_the_directory(db, monkeypatch):
-    monkeypatch.setattr(bundles, "MAX_UNCOMPRESSED", 2**20)
+    monkeypatch.setattr(archive, "MAX_UNCOMPRESSED", 2**20)
     content = _zip({f"images/{n}.png": bytes(600_000) for n in range(2)})
     assert import_plan(content=content, name="site.zip").errors == (
         ("", "1.1 MB; at most 1.0 MB can be imported."),
@@ -591,7 +591,7 @@ def test_admin_cancel_tampering_and_a_site_that_changed(editor_client, kept_uplo
 
 
 def test_admin_refuses_an_oversize_upload_with_413(editor_client, db):
-    content = b" " * (bundles.MAX_BUNDLE_BYTES + 1)
+    content = b" " * (archive.MAX_ARCHIVE_BYTES + 1)
     response = _upload(editor_client, content, "site.zip")
     assert response.status_code == 413
     assert "The file is 50.0 MB; at most 50 MB can be imported." in response.content.decode()
@@ -655,7 +655,7 @@ def test_exportcontent_writes_the_zip_to_standard_output(db, capsysbinary):
 
 
 def test_a_file_in_a_bundle_that_is_no_image_is_left_out(db):
-    content = bundles.bundle_zip({"guides.yaml": b"guide_paths: []\n", "images/a.png": b"png"})
+    content = archive.archive_write({"guides.yaml": b"guide_paths: []\n", "images/a.png": b"png"})
     plan = import_plan(content=content, name="site.zip")
     ((place, message),) = plan.problems
     assert place == "images/a.png" and "not an image" in message
