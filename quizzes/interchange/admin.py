@@ -131,7 +131,7 @@ class QuizInterchangeMixin:
         """The plan of an import, refused when it writes guide paths the user may not."""
         plan = import_plan(content=content, **choices)
         guide_perms = ["guides.add_guidepath", "guides.change_guidepath"]
-        if plan.guides is not None and not request.user.has_perms(guide_perms):
+        if plan.writes_guide_paths and not request.user.has_perms(guide_perms):
             message = gettext("This file writes guide paths, which you may not add or change.")
             return replace(plan, errors=(("", message),))
         return plan

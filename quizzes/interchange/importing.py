@@ -2,19 +2,22 @@
 
 `import_plan` reads a file of any format we take (a quiz file, a guides file, a
 bundle, GIFT, Moodle XML), checks all of it and compares it with the database:
-the plan says what would be created, updated and deleted, and every problem
-with its place. It writes nothing. `import_apply` then writes the whole plan in
-one transaction, or nothing.
+the plan lists every row it would create, update or delete (the place and what
+the preview shows, and the values the write gives), and every problem with its
+place. It writes nothing. `import_apply` then writes exactly those rows, in one
+transaction, or nothing: the preview and the write can't disagree, since both are
+the same list. `quiz_import` and `guide_paths_import` go the same way for one file.
 """
 
 import hashlib
 import posixpath
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import ProtectedError, Q
 from django.utils.translation import gettext, ngettext
 from modeltranslation.utils import build_localized_fieldname
 
@@ -26,14 +29,29 @@ from quizzes.interchange.moodle_xml import moodle_xml_parse
 from quizzes.interchange.quizfile import (
     QuizFileError,
     guide_paths_check,
-    guide_paths_import,
+    image_references,
     quiz_archive_read,
     quiz_export,
     quiz_file_check,
-    quiz_import,
 )
-from quizzes.markup.images import IMAGE_DIR, ImageError, image_check, image_name, image_url
-from quizzes.models import Answer, AnswerChoice, Choice, Quiz, content_place, translated_fields
+from quizzes.markup.images import (
+    IMAGE_DIR,
+    ImageError,
+    image_check,
+    image_name,
+    image_store,
+    image_url,
+)
+from quizzes.models import (
+    Answer,
+    AnswerChoice,
+    Choice,
+    ContentImage,
+    Question,
+    Quiz,
+    content_place,
+    translated_fields,
+)
 
 FORMAT_YAML = "yaml"
 FORMAT_BUNDLE = "bundle"
@@ -55,6 +73,13 @@ MAX_UPLOAD_BYTES = archive.MAX_ARCHIVE_BYTES  # The largest file any format take
 CREATE = "create"
 UPDATE = "update"
 DELETE = "delete"
+GUIDE_PATH, QUIZ, QUESTION, CHOICE, IMAGE = THINGS = (
+    "guide path",
+    "quiz",
+    "question",
+    "choice",
+    "image",
+)
 
 
 @dataclass(frozen=True)
@@ -62,32 +87,65 @@ class Change:
     """One thing an import writes: `kind` is create, update or delete; `what` says what."""
 
     kind: str
-    thing: str  # "guide path", "quiz", "question", "choice" or "image"
+    thing: str  # One of THINGS.
     place: str
     what: str
+
+
+@dataclass(frozen=True)
+class Write:
+    """One row an import writes: `change` as the preview shows it, `key` the row and `values`
+    what a create or an update gives it.
+
+    The key is a guide path's or a quiz's slug, a question's quiz slug and position, a
+    choice's quiz slug, question position and position, an image's storage name. A write
+    that isn't `listed` (the choices of a new question…) shows only in the counts.
+    """
+
+    change: Change
+    key: tuple
+    values: dict = field(default_factory=dict)
+    listed: bool = True
 
 
 @dataclass(frozen=True)
 class ImportPlan:
     """What importing a file would write, and what in it can't be.
 
-    `errors` refuse the whole file: nothing of it can be imported. `problems`
-    are parts left out (the rest is imported), `warnings` what is imported with
-    a loss, `matches` how the questions of a one-language file were matched to
-    the site's. `counts` gives (kind, thing, number) of everything written,
-    including the choices of new questions that `changes` doesn't list one by one.
+    `writes` are the rows written, in order. `errors` refuse the whole file:
+    nothing of it can be imported. `problems` are parts left out (the rest is
+    imported), `warnings` what is imported with a loss, `matches` how the
+    questions of a one-language file were matched to the site's.
     """
 
     format: str
-    changes: tuple[Change, ...] = ()
-    counts: tuple[tuple[str, str, int], ...] = ()
+    writes: tuple[Write, ...] = ()
     errors: tuple[tuple[str, str], ...] = ()
     problems: tuple[tuple[str, str], ...] = ()
     warnings: tuple[tuple[str, str], ...] = ()
     matches: tuple[tuple[str, str], ...] = ()
-    guides: dict | None = None
-    quizzes: tuple[dict, ...] = ()
-    images: tuple[tuple[str, bytes], ...] = ()  # (storage name, content) the quizzes show.
+    images: tuple[tuple[str, bytes], ...] = ()  # (storage name, content) the writes store.
+
+    @property
+    def changes(self) -> tuple[Change, ...]:
+        return tuple(write.change for write in self.writes if write.listed)
+
+    @property
+    def counts(self) -> tuple[tuple[str, str, int], ...]:
+        """(kind, thing, number) of everything written, the writes not listed too."""
+        counts = Counter((write.change.kind, write.change.thing) for write in self.writes)
+        return tuple((kind, thing, number) for (kind, thing), number in counts.items())
+
+    @property
+    def writes_guide_paths(self) -> bool:
+        return any(write.change.thing == GUIDE_PATH for write in self.writes)
+
+    @property
+    def quiz_slugs(self) -> tuple[str, ...]:
+        """The quizzes the plan writes (their questions or choices count), in order."""
+        things = (QUIZ, QUESTION, CHOICE)
+        slugs = [write.key[0] for write in self.writes if write.change.thing in things]
+        return tuple(dict.fromkeys(slugs))
 
     @property
     def can_apply(self) -> bool:
@@ -96,7 +154,7 @@ class ImportPlan:
     @property
     def digest(self) -> str:
         """Tells two plans apart: a preview is confirmed only if the plan is still the same."""
-        return hashlib.sha256(repr((self.changes, self.errors)).encode()).hexdigest()
+        return hashlib.sha256(repr((self.writes, self.errors)).encode()).hexdigest()
 
 
 def format_detect(*, name: str, content: bytes) -> str:
@@ -120,38 +178,59 @@ def _messages(pairs) -> list[str]:
 
 @dataclass
 class _Planner:
-    """Collects the changes and problems of one plan while the file is compared."""
+    """Collects the writes and problems of one plan while the file is compared."""
 
     format: str
-    changes: list[Change] = field(default_factory=list)
-    counts: dict[tuple[str, str], int] = field(default_factory=dict)
+    writes: list[Write] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
     problems: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)
     matches: list[tuple[str, str]] = field(default_factory=list)
-    guides: dict | None = None
-    quizzes: list[dict] = field(default_factory=list)
-    images: dict[str, bytes] = field(default_factory=dict)
+    images: dict[str, bytes] = field(default_factory=dict)  # The file's images, checked.
+    shown: dict[str, str] = field(default_factory=dict)  # Images its quizzes show, by alt.
 
-    def change(self, kind: str, thing: str, place: str, what: str, *, listed: bool = True):
-        if listed:
-            self.changes.append(Change(kind, thing, place, what))
-        self.counts[kind, thing] = self.counts.get((kind, thing), 0) + 1
+    def write(
+        self,
+        kind: str,
+        thing: str,
+        place: str,
+        what: str,
+        key: tuple,
+        values=None,
+        *,
+        listed: bool = True,
+    ):
+        self.writes.append(Write(Change(kind, thing, place, what), key, values or {}, listed))
 
     def plan(self) -> ImportPlan:
         if self.errors:
             return ImportPlan(format=self.format, errors=tuple(self.errors))
+        # The images the file's quizzes show (the quizzes written or not) that the site lacks.
+        images = {
+            name: data
+            for name, data in sorted(self.images.items())
+            if name in self.shown and not _image_kept(name)
+        }
+        writes = [
+            Write(
+                Change(CREATE, IMAGE, posixpath.basename(name), ""),
+                (name,),
+                {_default("alt"): self.shown[name] or name},
+            )
+            for name in images
+        ]
         return ImportPlan(
             format=self.format,
-            changes=tuple(self.changes),
-            counts=tuple((kind, thing, n) for (kind, thing), n in self.counts.items()),
+            writes=(*writes, *self.writes),
             problems=tuple(self.problems),
             warnings=tuple(self.warnings),
             matches=tuple(self.matches),
-            guides=self.guides,
-            quizzes=tuple(self.quizzes),
-            images=tuple(sorted(self.images.items())),
+            images=tuple(images.items()),
         )
+
+
+def _image_kept(name: str) -> bool:
+    return default_storage.exists(name) and ContentImage.objects.filter(file=name).exists()
 
 
 def import_plan(
@@ -199,7 +278,7 @@ def _yaml_read(content: bytes) -> dict:
 
 def _yaml_plan(planner: _Planner, data: dict) -> None:
     if set(data) == {"guide_paths"} and isinstance(data["guide_paths"], list):
-        _guides_diff(planner, data, guide_paths_check(data=data))
+        _guides_diff(planner, guide_paths_check(data=data))
         return
     _quiz_plan(planner, data, known_guides=set(), place="")
 
@@ -214,7 +293,7 @@ def _bundle_plan(planner: _Planner, bundle: bundles.Bundle) -> None:
             guides = guide_paths_check(data=bundle.guides)
         except QuizFileError as error:
             raise QuizFileError(bundles.in_entry(bundles.GUIDES_NAME, error.errors)) from None
-        _guides_diff(planner, bundle.guides, guides)
+        _guides_diff(planner, guides)
         known = {slug for slug, _fields in guides}
     for name, data in bundle.quizzes:
         slug = name.removeprefix(bundles.QUIZ_DIR).removesuffix(".yaml")
@@ -226,8 +305,8 @@ def _bundle_plan(planner: _Planner, bundle: bundles.Bundle) -> None:
 
 
 def _images_plan(planner: _Planner, images: dict[str, bytes]) -> None:
-    """The images that come with the quizzes (by storage name); those the site lacks are new,
-    and a file that is not an image the site takes is left out."""
+    """The images that come with the quizzes (by storage name); a file that is not an image
+    the site takes is left out. Those a quiz shows and the site lacks are created."""
     for name, data in sorted(images.items()):
         try:
             image_check(data=data)
@@ -235,25 +314,21 @@ def _images_plan(planner: _Planner, images: dict[str, bytes]) -> None:
             planner.problems.append((bundles.IMAGE_DIR + posixpath.basename(name), str(error)))
             continue
         planner.images[name] = data
-        if not default_storage.exists(name):
-            planner.change("create", "image", posixpath.basename(name), "")
 
 
-def _guides_diff(planner: _Planner, data: dict, guides: list[tuple[str, dict]]) -> None:
-    """Compare a checked guides file with the guide paths; it is written if any changes."""
-    written = len(planner.changes)
+def _guides_diff(planner: _Planner, guides: list[tuple[str, dict]]) -> None:
+    """Compare a checked guides file with the guide paths: the ones it creates or changes."""
     existing = GuidePath.objects.in_bulk([slug for slug, _fields in guides], field_name="slug")
     for slug, fields in guides:
         guide = existing.get(slug)
         place = gettext("guide path %(slug)s") % {"slug": slug}
         if guide is None:
-            planner.change(CREATE, "guide path", place, _quoted(fields[_default("title")]))
+            what = _quoted(fields[_default("title")])
+            planner.write(CREATE, GUIDE_PATH, place, what, (slug,), fields)
             continue
         changed = _changed_fields(guide, fields)
         if changed:
-            planner.change(UPDATE, "guide path", place, changed)
-    if len(planner.changes) > written:
-        planner.guides = data
+            planner.write(UPDATE, GUIDE_PATH, place, _labels(guide, changed), (slug,), changed)
 
 
 def _default(name: str) -> str:
@@ -274,18 +349,18 @@ def _field_label(model, name: str) -> str:
     return name
 
 
-def _changed_fields(obj, fields: dict) -> str:
-    """The fields whose value differs from the object's, as "title (fr), level"."""
+def _changed_fields(obj, fields: dict) -> dict:
+    """The fields whose value differs from the object's, with their new values."""
 
     def value(text):
         return "" if text is None else text
 
-    changed = [
-        _field_label(type(obj), name)
-        for name, new in fields.items()
-        if value(getattr(obj, name)) != value(new)
-    ]
-    return ", ".join(changed)
+    return {name: new for name, new in fields.items() if value(getattr(obj, name)) != value(new)}
+
+
+def _labels(obj, fields: dict) -> str:
+    """The names of fields as the preview shows them: "title (fr), level"."""
+    return ", ".join(_field_label(type(obj), name) for name in fields)
 
 
 def _quiz_plan(planner: _Planner, data: dict, *, known_guides: set[str], place: str) -> None:
@@ -321,33 +396,38 @@ def _quiz_plan(planner: _Planner, data: dict, *, known_guides: set[str], place: 
     if errors:
         planner.errors.extend(bundles.in_entry(place, errors) if place else errors)
         return
-    written = sum(planner.counts.values())
-    _quiz_diff(planner, fields, guide_slugs, questions)
-    if sum(planner.counts.values()) > written:  # A quiz that doesn't change isn't written.
-        planner.quizzes.append({**data, "guide_paths": guide_slugs})
+    _quiz_diff(planner, data, fields, guide_slugs, questions)
 
 
-def _quiz_diff(planner: _Planner, fields: dict, guide_slugs: list[str], questions: list) -> None:
+def _quiz_diff(
+    planner: _Planner, data: dict, fields: dict, guide_slugs: list[str], questions: list
+) -> None:
+    """The writes of a checked quiz file (`fields`, `questions` from quiz_file_check) against
+    the quiz of its slug, and the deletes refused: what the preview shows and the write does.
+
+    Only what differs is written: a quiz that doesn't change keeps its stamp.
+    """
+    for name, alt in image_references(data).items():
+        planner.shown.setdefault(name, alt)
     slug = fields["slug"]
+    fields = {name: value for name, value in fields.items() if name != "slug"}
     quiz_place = gettext("quiz %(slug)s") % {"slug": slug}
     quiz = Quiz.objects.filter(slug=slug).first()
     if quiz is None:
         choices = sum(len(question.choices) for question in questions)
         what = f"{_quoted(fields[_default('title')])}: " + ", ".join(
-            [_count_text("question", len(questions)), _count_text("choice", choices)]
+            [_count_text(QUESTION, len(questions)), _count_text(CHOICE, choices)]
         )
-        planner.change(CREATE, "quiz", quiz_place, what)
+        values = {**fields, "guide_paths": tuple(guide_slugs)}
+        planner.write(CREATE, QUIZ, quiz_place, what, (slug,), values)
         for question in questions:
-            planner.change(CREATE, "question", quiz_place, "", listed=False)
-            for _choice in question.choices:
-                planner.change(CREATE, "choice", quiz_place, "", listed=False)
+            _question_create(planner, slug, question, quiz_place, listed=False)
         return
-    changed = _changed_fields(quiz, {k: v for k, v in fields.items() if k != "slug"})
-    old_guides = set(quiz.guide_paths.values_list("slug", flat=True))
-    if old_guides != set(guide_slugs):
-        changed = ", ".join(filter(None, [changed, "guide_paths"]))
+    changed = _changed_fields(quiz, fields)
+    if set(quiz.guide_paths.values_list("slug", flat=True)) != set(guide_slugs):
+        changed["guide_paths"] = tuple(guide_slugs)
     if changed:
-        planner.change(UPDATE, "quiz", quiz_place, changed)
+        planner.write(UPDATE, QUIZ, quiz_place, _labels(quiz, changed), (slug,), changed)
     existing = {question.position: question for question in quiz.questions.all()}
     choices_of = {}
     for choice in Choice.objects.filter(question__quiz=quiz):
@@ -360,34 +440,32 @@ def _quiz_diff(planner: _Planner, fields: dict, guide_slugs: list[str], question
         place = f"{quiz_place}, {content_place(number)}"
         question = existing.pop(item.position, None)
         if question is None:
-            what = f"{_quoted(item.fields[_default('prompt')])}, " + _count_text(
-                "choice", len(item.choices)
-            )
-            planner.change(CREATE, "question", place, what)
-            for _choice in item.choices:
-                planner.change(CREATE, "choice", place, "", listed=False)
+            _question_create(planner, slug, item, place, listed=True)
             continue
+        key = (slug, item.position)
         changed = _changed_fields(question, item.fields)
         if changed:
-            planner.change(UPDATE, "question", place, changed)
+            planner.write(UPDATE, QUESTION, place, _labels(question, changed), key, changed)
         old_choices = dict(choices_of.get(question.pk, {}))
         for choice_number, (position, choice_fields) in enumerate(item.choices, 1):
             choice_place = f"{quiz_place}, {content_place(number, choice_number)}"
             choice = old_choices.pop(position, None)
             if choice is None:
                 text = _quoted(choice_fields[_default("text")])
-                planner.change(CREATE, "choice", choice_place, text)
+                planner.write(CREATE, CHOICE, choice_place, text, (*key, position), choice_fields)
                 continue
             changed = _changed_fields(choice, choice_fields)
             if changed:
-                planner.change(UPDATE, "choice", choice_place, changed)
+                what = _labels(choice, changed)
+                planner.write(UPDATE, CHOICE, choice_place, what, (*key, position), changed)
         for choice in old_choices.values():
             choice_place = gettext(
                 "%(quiz)s, question at position %(question)s, choice at position %(choice)s"
             ) % {"quiz": quiz_place, "question": question.position, "choice": choice.position}
             if choice.pk in picked:
                 planner.errors.append((choice_place, _answered()))
-            planner.change(DELETE, "choice", choice_place, _quoted(choice.text))
+            what = _quoted(choice.text)
+            planner.write(DELETE, CHOICE, choice_place, what, (*key, choice.position))
     for question in existing.values():
         place = gettext("%(quiz)s, question at position %(position)s") % {
             "quiz": quiz_place,
@@ -395,9 +473,22 @@ def _quiz_diff(planner: _Planner, fields: dict, guide_slugs: list[str], question
         }
         if question.pk in answered:
             planner.errors.append((place, _answered()))
-        planner.change(DELETE, "question", place, _quoted(question.prompt))
-        for _choice in choices_of.get(question.pk, {}):
-            planner.change(DELETE, "choice", place, "", listed=False)
+        key = (slug, question.position)
+        for position in choices_of.get(question.pk, {}):  # Before their question, one by one.
+            planner.write(DELETE, CHOICE, place, "", (*key, position), listed=False)
+        planner.write(DELETE, QUESTION, place, _quoted(question.prompt), key)
+
+
+def _question_create(planner: _Planner, slug: str, item, place: str, *, listed: bool) -> None:
+    """A new question and its choices; listed, it says what it brings."""
+    what = ""
+    if listed:
+        prompt = _quoted(item.fields[_default("prompt")])
+        what = f"{prompt}, " + _count_text(CHOICE, len(item.choices))
+    key = (slug, item.position)
+    planner.write(CREATE, QUESTION, place, what, key, item.fields, listed=listed)
+    for position, choice_fields in item.choices:
+        planner.write(CREATE, CHOICE, place, "", (*key, position), choice_fields, listed=False)
 
 
 def _answered() -> str:
@@ -544,32 +635,93 @@ def _texts_copy(source: dict, target: dict, names: tuple[str, ...], language: st
 
 @transaction.atomic
 def import_apply(*, plan: ImportPlan) -> ImportPlan:
-    """Write a plan: guide paths first, then quizzes, all of it or nothing.
+    """Write a plan's writes, in order, all of them or none.
 
-    Raises QuizFileError (and writes nothing) when the plan can't be applied.
+    Raises QuizFileError (and writes nothing) when the plan can't be applied, or
+    when a learner answered what it deletes since it was computed.
     """
     if not plan.can_apply:
         raise QuizFileError(list(plan.errors))
-    if plan.guides is not None:
-        guide_paths_import(data=plan.guides)
-    for data in plan.quizzes:
-        quiz_import(data=data, images=dict(plan.images))
+    images = dict(plan.images)
+    rows: dict[tuple, object] = {}
+    for write in plan.writes:
+        _write(write, images, rows)
     return plan
+
+
+_MODELS = {GUIDE_PATH: GuidePath, QUIZ: Quiz, QUESTION: Question, CHOICE: Choice}
+_PARENTS = {QUESTION: (QUIZ, "quiz"), CHOICE: (QUESTION, "question")}
+
+
+def _write(write: Write, images: dict[str, bytes], rows: dict) -> None:
+    kind, thing = write.change.kind, write.change.thing
+    values = dict(write.values)
+    if thing == IMAGE:
+        (name,) = write.key
+        image_store(name=name, data=images[name])
+        ContentImage.objects.get_or_create(file=name, defaults=values)
+        return
+    lookup = _row_lookup(thing, write.key, rows)
+    if kind == DELETE:
+        try:
+            _MODELS[thing].objects.filter(**lookup).delete()
+        except ProtectedError:
+            raise QuizFileError([(write.change.place, _answered())]) from None
+        return
+    guide_slugs = values.pop("guide_paths", None)
+    row, _created = _MODELS[thing].objects.update_or_create(**lookup, defaults=values)
+    rows[thing, write.key] = row
+    if guide_slugs is not None:
+        row.guide_paths.set(GuidePath.objects.filter(slug__in=guide_slugs))
+
+
+def _row_lookup(thing: str, key: tuple, rows: dict) -> dict:
+    """The fields that find the row of a write's key: a slug, or the parent and a position."""
+    if thing not in _PARENTS:
+        return {"slug": key[0]}
+    parent_thing, parent_field = _PARENTS[thing]
+    parent = rows.get((parent_thing, key[:-1]))
+    if parent is None:
+        parent = _MODELS[parent_thing].objects.get(**_row_lookup(parent_thing, key[:-1], rows))
+        rows[parent_thing, key[:-1]] = parent
+    return {parent_field: parent, "position": key[-1]}
+
+
+def quiz_import(*, data: dict, images: dict[str, bytes] | None = None) -> Quiz:
+    """Create or update the quiz of one quiz file through its plan, as an import would.
+
+    The whole file is checked first (its guide paths must exist, its `images`, by
+    storage name, must all be images the site takes) and every problem reported
+    at once; a bad file, or one that would delete answered content, changes nothing.
+    """
+    planner = _Planner(format=FORMAT_YAML, images=dict(images or {}))
+    fields, guides, questions = quiz_file_check(data=data, images=planner.images)
+    slug = fields["slug"]
+    _quiz_diff(planner, data, fields, [guide.slug for guide in guides], questions)
+    import_apply(plan=planner.plan())
+    return Quiz.objects.get(slug=slug)
+
+
+def guide_paths_import(*, data: dict) -> list[GuidePath]:
+    """Create or update guide paths by slug from a guides file, through its plan."""
+    guides = guide_paths_check(data=data)
+    planner = _Planner(format=FORMAT_YAML)
+    _guides_diff(planner, guides)
+    import_apply(plan=planner.plan())
+    slugs = [slug for slug, _fields in guides]
+    return sorted(GuidePath.objects.filter(slug__in=slugs), key=lambda g: slugs.index(g.slug))
 
 
 def _count_text(thing: str, number: int) -> str:
     """ "1 question", "3 choices"."""
     forms = {
-        "guide path": ngettext("%(count)s guide path", "%(count)s guide paths", number),
-        "quiz": ngettext("%(count)s quiz", "%(count)s quizzes", number),
-        "question": ngettext("%(count)s question", "%(count)s questions", number),
-        "choice": ngettext("%(count)s choice", "%(count)s choices", number),
-        "image": ngettext("%(count)s image", "%(count)s images", number),
+        GUIDE_PATH: ngettext("%(count)s guide path", "%(count)s guide paths", number),
+        QUIZ: ngettext("%(count)s quiz", "%(count)s quizzes", number),
+        QUESTION: ngettext("%(count)s question", "%(count)s questions", number),
+        CHOICE: ngettext("%(count)s choice", "%(count)s choices", number),
+        IMAGE: ngettext("%(count)s image", "%(count)s images", number),
     }
     return forms[thing] % {"count": number}
-
-
-THINGS = ("guide path", "quiz", "question", "choice", "image")
 
 
 def plan_summary(plan: ImportPlan) -> list[str]:

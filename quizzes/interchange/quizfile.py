@@ -10,8 +10,7 @@ import yaml
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
-from django.db import models, transaction
-from django.db.models import ProtectedError
+from django.db import models
 from django.utils.translation import gettext
 from modeltranslation.utils import build_localized_fieldname
 
@@ -20,10 +19,9 @@ from quizzes import kinds
 from quizzes.interchange.archive import archive_read, archive_write, is_zip
 from quizzes.interchange.errors import QuizFileError
 from quizzes.markup import rendering as markup
-from quizzes.markup.images import IMAGE_DIR, ImageError, image_check, image_store, name_of_url
+from quizzes.markup.images import IMAGE_DIR, ImageError, image_check, name_of_url
 from quizzes.models import (
     Choice,
-    ContentImage,
     Level,
     Question,
     Quiz,
@@ -355,54 +353,6 @@ def _quiz_parse(
     return {"slug": slug, **fields}, guides, questions
 
 
-@transaction.atomic
-def quiz_import(*, data: dict, images: dict[str, bytes] | None = None) -> Quiz:
-    """Create or update a quiz, its questions and choices by slug and position.
-
-    The whole file is checked first and every problem reported at once; a bad
-    file changes nothing. Recorded answers are never touched: a question or
-    choice that has answers and is missing from the file makes the import fail
-    instead of deleting it. `images` (by storage name, from a .zip) are stored, each
-    once, and listed among the content images of the admin.
-    """
-    images = images or {}
-    fields, guides, questions = _quiz_parse(data, images)
-    alts = image_references(data)
-    for name, image in sorted(images.items()):
-        if name not in alts:  # Brought along but shown nowhere: not kept.
-            continue
-        image_store(name=name, data=image)
-        alt = {f"alt_{settings.LANGUAGE_CODE}": alts.get(name) or name}
-        ContentImage.objects.get_or_create(file=name, defaults=alt)
-    quiz, _created = Quiz.objects.update_or_create(slug=fields.pop("slug"), defaults=fields)
-    quiz.guide_paths.set(guides)
-    _delete_unrecorded(
-        quiz.questions.exclude(position__in=[question.position for question in questions]),
-        _place_quiz(),
-    )
-    for number, item in enumerate(questions, 1):
-        question, _created = Question.objects.update_or_create(
-            quiz=quiz, position=item.position, defaults=item.fields
-        )
-        _delete_unrecorded(
-            question.choices.exclude(position__in=[position for position, _f in item.choices]),
-            content_place(number),
-        )
-        for position, choice_fields in item.choices:
-            Choice.objects.update_or_create(
-                question=question, position=position, defaults=choice_fields
-            )
-    return quiz
-
-
-def _delete_unrecorded(queryset, place: str) -> None:
-    try:
-        queryset.delete()
-    except ProtectedError:
-        message = gettext("it would delete content that learners have answered.")
-        raise QuizFileError([(place, message)]) from None
-
-
 def guide_paths_check(*, data: dict) -> list[tuple[str, dict]]:
     """Check a whole guides file without writing: each guide path as (slug, model fields)."""
     check = _FileChecker()
@@ -426,15 +376,6 @@ def guide_paths_check(*, data: dict) -> list[tuple[str, dict]]:
     return parsed
 
 
-@transaction.atomic
-def guide_paths_import(*, data: dict) -> list[GuidePath]:
-    """Create or update guide paths by slug from a guides file."""
-    return [
-        GuidePath.objects.update_or_create(slug=slug, defaults=fields)[0]
-        for slug, fields in guide_paths_check(data=data)
-    ]
-
-
 def _texts_export(obj: models.Model) -> dict:
     """Every translated field that has a text, as {field: {language: text}}."""
     texts = {}
@@ -450,7 +391,7 @@ def _texts_export(obj: models.Model) -> dict:
 
 
 def quiz_export(*, quiz: Quiz) -> dict:
-    """The quiz as the file quiz_import reads: every language of every field."""
+    """The quiz as the file importing.quiz_import reads: every language of every field."""
     questions = []
     for number, question in enumerate(quiz.questions.prefetch_related("choices"), 1):
         item = {"position": question.position} if question.position != number else {}
@@ -486,7 +427,7 @@ def quiz_file_check(
 
 
 def guide_paths_export() -> dict:
-    """Every guide path as the guides file guide_paths_import reads."""
+    """Every guide path as the guides file importing.guide_paths_import reads."""
     guide_paths = []
     for guide in GuidePath.objects.order_by("position", "slug"):
         item = {"slug": guide.slug, "position": guide.position, "is_published": guide.is_published}

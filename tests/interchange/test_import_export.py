@@ -7,12 +7,12 @@ import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
+from quizzes.interchange.importing import quiz_import
 from quizzes.interchange.quizfile import (
     QuizFileError,
     quiz_export,
     quiz_file_dump,
     quiz_file_read,
-    quiz_import,
 )
 from quizzes.models import Choice, Question, Quiz
 from tests.factories import answer, choice_of, make_quiz, start

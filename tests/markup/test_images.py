@@ -9,7 +9,8 @@ from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-from quizzes.interchange.quizfile import QuizFileError, quiz_archive, quiz_archive_read, quiz_import
+from quizzes.interchange.importing import quiz_import
+from quizzes.interchange.quizfile import QuizFileError, quiz_archive, quiz_archive_read
 from quizzes.markup.images import image_check, image_name
 from quizzes.models import ContentImage
 from tests.factories import make_quiz, post_question, question_url, start

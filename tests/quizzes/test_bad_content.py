@@ -3,12 +3,12 @@ naming the field and language, or saved harmless; the learner pages never break.
 
 import pytest
 
+from quizzes.interchange.importing import quiz_import
 from quizzes.interchange.quizfile import (
     QuizFileError,
     quiz_export,
     quiz_file_dump,
     quiz_file_read,
-    quiz_import,
 )
 from tests.factories import answer, choice_of, make_quiz, post_question, question_url, start
 

@@ -10,7 +10,8 @@ from django.utils import translation
 
 from guides.models import GuidePath
 from quizzes import snapshots
-from quizzes.interchange.quizfile import quiz_export, quiz_import
+from quizzes.interchange.importing import quiz_import
+from quizzes.interchange.quizfile import quiz_export
 from quizzes.models import Choice, Question, Quiz
 from tests.factories import (
     answer,

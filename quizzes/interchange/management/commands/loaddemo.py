@@ -2,7 +2,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from quizzes.interchange.quizfile import guide_paths_import, quiz_file_read, quiz_import
+from quizzes.interchange.importing import guide_paths_import, quiz_import
+from quizzes.interchange.quizfile import quiz_file_read
 from quizzes.markup.images import IMAGE_DIR
 
 DEMO_DIR = Path(__file__).resolve().parents[3] / "demo"
