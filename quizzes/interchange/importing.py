@@ -196,10 +196,10 @@ class _Planner:
         place: str,
         what: str,
         key: tuple,
-        values=None,
+        values: dict | None = None,
         *,
         listed: bool = True,
-    ):
+    ) -> None:
         self.writes.append(Write(Change(kind, thing, place, what), key, values or {}, listed))
 
     def plan(self) -> ImportPlan:

@@ -1,5 +1,5 @@
-"""The quiz file format (docs/quiz-format.md): read, check, import and export quizzes and guide
-paths as YAML files. The whole file is checked before anything is written."""
+"""The quiz file format (docs/quiz-format.md): read, check and export quizzes and guide paths
+as YAML files. The whole file is checked before anything is written; importing.py writes it."""
 
 import posixpath
 import re
