@@ -40,7 +40,7 @@ from django.utils.safestring import SafeString, mark_safe
 from quizzes.learning.forms import AnswerForm
 from quizzes.learning.selectors import QuizStatus
 from quizzes.models import score_percent
-from quizzes.snapshots import ChoiceContent, QuestionContent, QuizContent
+from quizzes.snapshots import ChoiceContent, GuidePathContent, QuestionContent, QuizContent, Text
 
 # Where the attempt's id and the CSRF token go in a kept part: nothing else in it differs
 # between two learners who see the same of the same quiz. The quiz page kept for anonymous
@@ -52,6 +52,13 @@ ACTIONS_MARK = mark_safe("\x00actions\x00")
 LIFETIME = 3600  # Seconds; a part's content moves its key anyway.
 
 
+# Kept content is shared and never changes (quizzes/snapshots.py): each object's digest is
+# worked out once, here, under its id, with the object itself so that the id is not reused.
+_KEPT_CONTENT = frozenset({QuestionContent, ChoiceContent, GuidePathContent, Text})
+_content_digests: dict[int, tuple[object, str]] = {}
+_CONTENT_DIGESTS_MAX = 50_000
+
+
 class Unkeepable(TypeError):
     """A value with no stable form for a key: a part holding it is made anew, never kept."""
 
@@ -59,6 +66,15 @@ class Unkeepable(TypeError):
 def canonical(value: Any) -> Any:
     """A value made of None, booleans, numbers, strings and tuples, whose repr is the same for
     every value that shows the same, in every process."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is tuple:
+        return tuple(map(canonical, value))
+    if kind in _KEPT_CONTENT:
+        return (kind.__qualname__, _content_digest(value))
+    if kind in _CANONICAL_FIELDS:  # Another frozen dataclass seen before: a part's field.
+        return _canonical_fields(value)
     if value is None or isinstance(value, bool | int | float | UUID):
         return value
     if isinstance(value, Enum):
@@ -71,12 +87,10 @@ def canonical(value: Any) -> Any:
         return str(value)
     if isinstance(value, QuizContent):  # Its content changes only with its stamp.
         return ("QuizContent", value.pk, value.updated_at.isoformat())
+    if isinstance(value, tuple(_KEPT_CONTENT)):
+        return (type(value).__qualname__, _content_digest(value))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        if not value.__dataclass_params__.frozen:
-            raise Unkeepable(f"{type(value).__qualname__} is not frozen")
-        return (type(value).__qualname__,) + tuple(
-            canonical(getattr(value, field.name)) for field in dataclasses.fields(value)
-        )
+        return _canonical_fields(value)
     if isinstance(value, tuple | list):
         return tuple(canonical(item) for item in value)
     if isinstance(value, frozenset | set):
@@ -99,6 +113,35 @@ def canonical(value: Any) -> Any:
     raise Unkeepable(f"{type(value).__qualname__} has no stable form for a kept part's key")
 
 
+_PLAIN = frozenset({str, int, bool, float, type(None), UUID})
+_CANONICAL_FIELDS: dict[type, tuple[str, ...]] = {}  # A frozen dataclass's fields' names.
+
+
+def _canonical_fields(value: Any) -> tuple:
+    kind = type(value)
+    names = _CANONICAL_FIELDS.get(kind)
+    if names is None:
+        if not kind.__dataclass_params__.frozen:
+            raise Unkeepable(f"{kind.__qualname__} is not frozen")
+        names = _CANONICAL_FIELDS[kind] = tuple(field.name for field in dataclasses.fields(kind))
+    return (kind.__qualname__,) + tuple(canonical(getattr(value, name)) for name in names)
+
+
+def _digest(value: Any) -> str:
+    return blake2b(repr(canonical(value)).encode(), digest_size=16).hexdigest()
+
+
+def _content_digest(value: Any) -> str:
+    found = _content_digests.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    digest = blake2b(repr(_canonical_fields(value)).encode(), digest_size=16).hexdigest()
+    if len(_content_digests) >= _CONTENT_DIGESTS_MAX:
+        _content_digests.clear()
+    _content_digests[id(value)] = (value, digest)
+    return digest
+
+
 @dataclasses.dataclass(frozen=True)
 class Part:
     """A kept part: `template`, rendered in `language` with the fields as its context."""
@@ -112,9 +155,7 @@ class Part:
     @property
     def key(self) -> str:
         """The part's name and a digest of its fields (memcached-safe: short, plain ASCII)."""
-        values = tuple(canonical(getattr(self, field.name)) for field in dataclasses.fields(self))
-        digest = blake2b(repr(values).encode(), digest_size=16).hexdigest()
-        return f"part:{self.name}:{digest}"
+        return f"part:{self.name}:{_digest(self)}"
 
     def context(self) -> dict[str, Any]:
         """The fields by name, as they are (not copied, unlike `dataclasses.asdict`)."""
