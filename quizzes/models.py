@@ -14,6 +14,7 @@ from modeltranslation.translator import translator
 from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
+from quizzes import kinds
 
 
 class Level(models.TextChoices):
@@ -72,19 +73,6 @@ def content_place(question: int, choice: int | None = None) -> str:
         "question": question,
         "choice": choice,
     }
-
-
-def choice_problems(kind: str, correct: list[bool]) -> list[str]:
-    """What is wrong with a question of `kind` whose choices are correct or not, in order."""
-    problems = []
-    if len(correct) < 2:
-        problems.append(gettext("A question needs at least two choices."))
-    if kind == QuestionKind.MULTIPLE:
-        if not any(correct):
-            problems.append(gettext("Mark at least one choice as correct."))
-    elif sum(correct) != 1:
-        problems.append(gettext("Mark exactly one choice as correct."))
-    return problems
 
 
 class QuizQuerySet(models.QuerySet):
@@ -190,12 +178,6 @@ class Quiz(models.Model):
         ]
 
 
-class QuestionKind(models.TextChoices):
-    SINGLE = "single", _("Single choice")
-    MULTIPLE = "multiple", _("Multiple choice")
-    TRUE_FALSE = "true_false", _("True or false")
-
-
 class _QuizContentQuerySet(models.QuerySet):
     """Writes of questions or choices that send no signal move their quizzes' stamps too."""
 
@@ -273,9 +255,7 @@ class Question(_Ordered):
         blank=True,
         help_text=_("The section of the guide that teaches this, shown with the explanation."),
     )
-    kind = models.CharField(
-        _("kind"), max_length=20, choices=QuestionKind, default=QuestionKind.SINGLE
-    )
+    kind = models.CharField(_("kind"), max_length=20, choices=kinds.choices, default=kinds.DEFAULT)
 
     objects = QuestionQuerySet.as_manager()
 
@@ -290,8 +270,12 @@ class Question(_Ordered):
     def get_absolute_url(self) -> str:
         return self.quiz.get_absolute_url()
 
+    @property
+    def type(self) -> kinds.Kind:
+        return kinds.get(self.kind)
+
     def choice_problems(self) -> list[str]:
-        return choice_problems(self.kind, [choice.is_correct for choice in self.choices.all()])
+        return self.type.problems([choice.is_correct for choice in self.choices.all()])
 
 
 class Choice(_Ordered):

@@ -35,6 +35,7 @@ from django.utils.translation import get_language, gettext
 from modeltranslation.utils import build_localized_fieldname, resolution_order
 
 from guides.models import GuidePath
+from quizzes import kinds
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import name_of_url
 from quizzes.models import Choice, Level, Question, Quiz, translated_fields
@@ -188,6 +189,10 @@ class QuestionContent:
     explanation: Text
     guide_url: Text
     choices: tuple[ChoiceContent, ...]  # In order.
+
+    @property
+    def type(self) -> kinds.Kind:
+        return kinds.get(self.kind)
 
 
 @dataclass(frozen=True)

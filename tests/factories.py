@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from guides.models import GuidePath
-from quizzes.models import Attempt, Choice, Question, QuestionKind, Quiz
+from quizzes.models import Attempt, Choice, Question, Quiz
 from quizzes.snapshots import QuizContent, quiz_content
 
 
@@ -127,7 +127,7 @@ def make_multiple(quiz: Quiz, number: int) -> Question:
     """Turn question `number` of a `make_quiz` quiz into a multiple-choice one whose
     choices 1 and 2 are correct."""
     question = quiz.questions.get(position=number)
-    question.kind = QuestionKind.MULTIPLE
+    question.kind = "multiple"
     question.save()
     question.choices.filter(position=2).update(is_correct=True)
     return question

@@ -7,10 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils.translation import gettext
 
-from quizzes.models import (
-    choice_problems,
-    translated_fields,
-)
+from quizzes.models import translated_fields
 from quizzes.snapshots import text_problems
 
 
@@ -91,9 +88,8 @@ class ChoiceInlineFormSet(PositionsFormSet):
         super().clean()
         if any(self.errors):
             return
-        kind = self.instance.kind
-        problems = choice_problems(
-            kind, [form.cleaned_data.get("is_correct", False) for form in self._remaining_forms()]
+        problems = self.instance.type.problems(
+            [form.cleaned_data.get("is_correct", False) for form in self._remaining_forms()]
         )
         if problems:
             raise ValidationError(problems)

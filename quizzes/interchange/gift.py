@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
+from quizzes import kinds
 from quizzes.interchange import moodle_common as common
 from quizzes.interchange.moodle_common import MAX_QUESTIONS, ContentFileError, Origin, Parsed
 
@@ -42,8 +43,6 @@ _FORMATS = {
 # while the question is split, as noncharacters that no text holds; `\\` is a backslash.
 _ESCAPES = {char: chr(0xFDD1 + number) for number, char in enumerate("\\~=#{}:n")}
 _UNESCAPES = {marker: "\n" if char == "n" else char for char, marker in _ESCAPES.items()}
-_WEIGHT = re.compile(r"^%(-?[0-9]+(?:\.[0-9]*)?)%")
-_TRUE_FALSE = {"T": True, "TRUE": True, "F": False, "FALSE": False}
 
 
 def _escape_pre(text: str) -> str:
@@ -164,75 +163,38 @@ class _Reader:
         if answers.startswith("#"):
             message = gettext("a numerical question: this site has no such question.")
             return self.refuse(place, message)
-        if "~" in answers:
-            choices = self.choices(answers, text_format, place)
-            if choices is None:
-                return None
-            question |= choices
-        elif "=" in answers and "->" in answers:
-            message = gettext("a matching question: this site has no such question.")
-            return self.refuse(place, message)
-        elif answers.split("#", 1)[0].strip() in _TRUE_FALSE:
-            question |= self.true_false(answers, text_format, place)
-        else:
-            message = gettext("a short-answer question: this site has no such question.")
-            return self.refuse(place, message)
-        self.quizzes.add(question, Origin(place=place, name=name))
-        return None
-
-    def choices(self, answers: str, text_format: str, place: str) -> dict | None:
-        """A multiple-choice question's choices: with a `=` it is single choice."""
         problem = common.too_many_answers(answers.count("~") + answers.count("="))
         if problem:
-            self.refuse(place, problem)
-            return None
-        items = answers.replace("=", "~=").split("~")
-        if not items[0].strip():
-            items = items[1:]
-        choices, weights = [], []
-        for item in items:
-            item = item.strip()
-            if item.startswith("="):
-                weight, item = 100.0, item[1:]
-            elif match := _WEIGHT.match(item):
-                weight, item = float(match.group(1)), item[match.end() :]
+            return self.refuse(place, problem)
+        kind = kinds.gift_claimant(answers)
+        if kind is None:
+            if "=" in answers and "->" in answers:
+                message = gettext("a matching question: this site has no such question.")
             else:
-                weight = 0.0
-            answer, _hash, feedback = item.partition("#")
-            answer_text, answer_format = self.text(answer, text_format, place)
-            choice = {"text": self.texts(answer_text)}
-            feedback_text, _format = self.text(feedback, answer_format, place)
-            if feedback_text:
-                choice["feedback"] = self.texts(feedback_text)
-            choices.append(choice)
-            weights.append(weight)
-        weighted = common.weighted_kind(weights, single="=" in answers)
-        if weighted.problem:
-            self.refuse(place, weighted.problem)
-            return None
-        if weighted.warning:
-            self.warnings.append((place, weighted.warning))
-        for choice, correct in zip(
-            choices, common.weighted_correct(weights, kind=weighted.kind), strict=True
-        ):
-            choice["correct"] = correct
-        return ({"kind": weighted.kind} if weighted.kind != "single" else {}) | {"choices": choices}
+                message = gettext("a short-answer question: this site has no such question.")
+            return self.refuse(place, message)
+        read = kind.gift_read(answers, _QuestionTexts(self, place), text_format)
+        if read.problem:
+            return self.refuse(place, read.problem)
+        self.warnings += [(place, warning) for warning in read.warnings]
+        self.quizzes.add(question | read.fields, Origin(place=place, name=name))
+        return None
 
-    def true_false(self, answers: str, text_format: str, place: str) -> dict:
-        """{T#wrong#right}: the first feedback is for a wrong answer, the second a right one."""
-        answer, _hash, feedbacks = answers.partition("#")
-        wrong, _hash, right = feedbacks.partition("#")
-        is_true = _TRUE_FALSE[answer.strip()]
-        wrong_text, _format = self.text(wrong, text_format, place)
-        right_text, _format = self.text(right, text_format, place)
-        true_text, false_text = common.true_false_texts(self.language)
-        true = {"text": self.texts(true_text), "correct": is_true}
-        false = {"text": self.texts(false_text), "correct": not is_true}
-        for choice in (true, false):
-            feedback = right_text if choice["correct"] else wrong_text
-            if feedback:
-                choice["feedback"] = self.texts(feedback)
-        return {"kind": "true_false", "choices": [true, false]}
+
+@dataclass
+class _QuestionTexts:
+    """The texts of one question, for its kind to read (quizzes.kinds.base.GiftReading)."""
+
+    reader: _Reader
+    place: str
+
+    @property
+    def language(self) -> str:
+        return self.reader.language
+
+    def text(self, source: str, inherited_format: str) -> tuple[dict[str, str], str]:
+        text, text_format = self.reader.text(source, inherited_format, self.place)
+        return self.reader.texts(text), text_format
 
 
 def _blocks(text: str) -> list[_Block]:
@@ -303,6 +265,19 @@ def _text(text: str) -> str:
     return ("[markdown]" if text.startswith("[") else "") + _escape(text)
 
 
+@dataclass(frozen=True)
+class _Writing:
+    """A question's texts as GIFT writes them, for its kind (quizzes.kinds.base.GiftWriting)."""
+
+    language: str
+
+    def plain(self, value) -> str:
+        return common.text_in(value, self.language)
+
+    def text(self, value) -> str:
+        return _text(self.plain(value))
+
+
 def gift_export(data: dict, *, language: str) -> str:
     """A quiz-file dict as GIFT, its texts in `language`: reading it back gives the same
     questions (prompts, explanations, choices, which are correct, feedback, kinds).
@@ -315,39 +290,12 @@ def gift_export(data: dict, *, language: str) -> str:
     common.language_check(language)
     title = common.text_in(data.get("title"), language) or data.get("slug", "")
     lines = [f"$CATEGORY: $course$/top/{_escape(title.replace('/', '//'))}", ""]
+    writing = _Writing(language)
     for question in data.get("questions", []):
         prompt = "[markdown]" + _escape(common.text_in(question.get("prompt"), language))
         explanation = common.text_in(question.get("explanation"), language)
         general = f"####{_text(explanation)}" if explanation else ""
-        true_false = common.true_false_choices(question, language)
-        if true_false is not None:
-            true, false = true_false
-            right, wrong = (true, false) if true.get("correct") else (false, true)
-            answer = "TRUE" if true.get("correct") else "FALSE"
-            wrong_feedback = common.text_in(wrong.get("feedback"), language)
-            right_feedback = common.text_in(right.get("feedback"), language)
-            if wrong_feedback or right_feedback:
-                answer += f"#{_text(wrong_feedback)}"
-            if right_feedback:
-                answer += f"#{_text(right_feedback)}"
-            lines += [f"{prompt}{{{answer}{general}}}", ""]
-            continue
-        choices = question.get("choices", [])
-        correct = [bool(choice.get("correct")) for choice in choices]
-        multiple = question.get("kind") == "multiple"
-        lines.append(prompt + "{")
-        for choice, weight in zip(choices, common.multiple_weights(correct), strict=True):
-            text = _text(common.text_in(choice.get("text"), language))
-            if multiple:
-                mark = f"~%{common.weight_text(weight)}%"
-            elif choice.get("correct"):
-                mark = "="
-            else:
-                # A wrong answer's text that starts like a weight keeps its % with a 0 weight.
-                mark = "~%0%" if _WEIGHT.match(text) else "~"
-            feedback = common.text_in(choice.get("feedback"), language)
-            lines.append(f"\t{mark}{text}" + (f"#{_text(feedback)}" if feedback else ""))
-        if general:
-            lines.append(f"\t{general}")
-        lines += ["}", ""]
+        kind = kinds.get(question.get("kind", kinds.DEFAULT)).exported_as(question, writing)
+        first, *rest = kind.gift_write(question, writing, general)
+        lines += [prompt + first, *rest, ""]
     return "\n".join(lines)

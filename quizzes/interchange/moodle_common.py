@@ -156,31 +156,6 @@ def default_quiz_title(language: str) -> str:
         return gettext("Imported questions")
 
 
-def true_false_texts(language: str) -> tuple[str, str]:
-    """The texts of the two choices of a true-or-false question, in `language`."""
-    with translation.override(language):
-        return gettext("True"), gettext("False")
-
-
-def true_false_choices(question: dict, language: str) -> tuple[dict, dict] | None:
-    """The (true, false) choices of a true-or-false question, when they can be told apart.
-
-    Moodle's true/false questions have no choice texts, only which is right: a
-    question of ours is written as one when its two choices are named True and
-    False in the file's language (as this module's import names them).
-    """
-    choices = question.get("choices", [])
-    if question.get("kind") != "true_false" or len(choices) != 2:
-        return None
-    true, false = (text.casefold() for text in true_false_texts(language))
-    texts = [text_in(choice.get("text"), language).strip().casefold() for choice in choices]
-    if texts == [true, false]:
-        return choices[0], choices[1]
-    if texts == [false, true]:
-        return choices[1], choices[0]
-    return None
-
-
 def text_in(value, language: str) -> str:
     """A translated field of a quiz-file dict in one language ("" when it has none there)."""
     if isinstance(value, str):
@@ -188,20 +163,6 @@ def text_in(value, language: str) -> str:
     if isinstance(value, dict):
         return value.get(language) or ""
     return ""
-
-
-def weight_text(weight: float) -> str:
-    """A Moodle weight as it writes them: 100, 50, 33.33333, -100."""
-    return f"{weight:.5f}".rstrip("0").rstrip(".")
-
-
-def multiple_weights(correct: list[bool]) -> list[float]:
-    """Moodle weights scoring like our multiple choice: all the correct ones and nothing else.
-
-    The correct choices share 100 %; a wrong one takes all of it away.
-    """
-    count = sum(correct) or 1
-    return [100 / count if is_correct else -100.0 for is_correct in correct]
 
 
 _LINE_START = re.compile(r"^([ \t]*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d+(?=[.)](?:\s|$)))", re.M)
@@ -498,58 +459,3 @@ class QuizCollector:
 
     def origins(self) -> list[list[Origin]]:
         return list(self._origins.values())
-
-
-@dataclass(frozen=True)
-class Weighted:
-    """Choices whose Moodle weights were read: their kind, or why they were refused."""
-
-    kind: str = "single"
-    problem: str = ""
-    warning: str = ""
-
-
-def weighted_kind(weights: list[float], *, single: bool) -> Weighted:
-    """Our kind for a Moodle multiple-choice question, from its answers' weights (percent).
-
-    With one answer to pick (single), the answer weighted 100 % is the correct
-    one, and answers with partial credit count as wrong. With several to pick,
-    Moodle adds up the weights; here a choice is correct when its weight is
-    above 0 and the question is right only when all of those are picked.
-    """
-    if len(weights) < 2:
-        return Weighted(problem=gettext("a multiple-choice question needs at least two answers."))
-    if single:
-        if weights.count(100.0) > 1:
-            message = gettext(
-                "several answers are marked right, but a single-choice question has exactly one."
-            )
-            return Weighted(problem=message)
-        if 100.0 not in weights:
-            message = gettext("no answer has full marks (weight 100): none is right.")
-            return Weighted(problem=message)
-        partial = [weight for weight in weights if weight not in (0.0, 100.0)]
-        if not partial:
-            return Weighted()
-        message = gettext(
-            "partial credit is lost: the answers weighted %(weights)s count as wrong."
-        )
-        return Weighted(warning=message % {"weights": _weights_text(partial)})
-    if not any(weight > 0 for weight in weights):
-        return Weighted(problem=gettext("no answer has a weight above 0: none is right."))
-    message = gettext(
-        "partial credit is lost (weights %(weights)s): the answers weighted above 0 "
-        "are the correct choices, and the question is right only when all of them "
-        "and no other are picked."
-    )
-    return Weighted(kind="multiple", warning=message % {"weights": _weights_text(weights)})
-
-
-def weighted_correct(weights: list[float], *, kind: str) -> list[bool]:
-    if kind == "multiple":
-        return [weight > 0 for weight in weights]
-    return [weight == 100.0 for weight in weights]
-
-
-def _weights_text(weights: list[float]) -> str:
-    return ", ".join(gettext("%(value)s%%") % {"value": weight_text(weight)} for weight in weights)

@@ -19,8 +19,10 @@ import defusedxml
 import defusedxml.ElementTree
 from django.utils.translation import gettext
 
+from quizzes import kinds
 from quizzes.interchange import moodle_common as common
 from quizzes.interchange.moodle_common import MAX_QUESTIONS, ContentFileError, Origin, Parsed
+from quizzes.kinds.choices import weight_text
 
 __all__ = [
     "MAX_BYTES",
@@ -122,14 +124,15 @@ class _Reader:
     numbers: dict[str, int] = field(default_factory=dict)
 
     def question(self, element: ET.Element, number: int) -> None:
-        kind = element.get("type", "")
+        moodle_type = element.get("type", "")
         name = (element.findtext("name/text") or "").strip()
         place = _place(number, name)
-        if kind not in ("multichoice", "truefalse"):
+        kind = kinds.moodle_reader(moodle_type)
+        if kind is None:
             message = gettext(
                 "a question of Moodle type “%(type)s”: this site has no such question."
             )
-            return self.problems.append((place, message % {"type": kind}))
+            return self.problems.append((place, message % {"type": moodle_type}))
         problem = common.too_long(
             max((len(text.text or "") for text in element.iter("text")), default=0)
         )
@@ -150,13 +153,11 @@ class _Reader:
         explanation = texts.text(element.find("generalfeedback"))
         if explanation:
             question["explanation"] = explanation
-        if kind == "truefalse":
-            choices = self.true_false(element, texts, place)
-        else:
-            choices = self.multiple_choice(element, texts, place)
-        if choices is None:
-            return None
-        question |= choices
+        read = kind.moodle_read(element, texts)
+        if read.problem:
+            return self.problems.append((place, read.problem))
+        question |= read.fields
+        self.warnings += [(place, warning) for warning in read.warnings]
         lost = [
             tag
             for tag in _LOST
@@ -219,72 +220,11 @@ class _Reader:
         self.names.add(stored)
         return stored
 
-    def multiple_choice(self, element: ET.Element, texts: "_Texts", place: str) -> dict | None:
-        single = (element.findtext("single") or "true").strip().lower() in ("true", "1")
-        choices, weights = [], []
-        for answer in element.findall("answer"):
-            try:
-                weight = float(answer.get("fraction", "0"))
-            except ValueError:
-                message = gettext("the answer weight “%(fraction)s” is not a number.")
-                self.problems.append((place, message % {"fraction": answer.get("fraction")}))
-                return None
-            choice = {"text": texts.text(answer)}
-            feedback = texts.text(answer.find("feedback"))
-            if feedback:
-                choice["feedback"] = feedback
-            choices.append(choice)
-            weights.append(round(weight, 5))
-        weighted = common.weighted_kind(weights, single=single)
-        if weighted.problem:
-            self.problems.append((place, weighted.problem))
-            return None
-        if weighted.warning:
-            self.warnings.append((place, weighted.warning))
-        correct = common.weighted_correct(weights, kind=weighted.kind)
-        for choice, is_correct in zip(choices, correct, strict=True):
-            choice["correct"] = is_correct
-        return ({"kind": weighted.kind} if weighted.kind != "single" else {}) | {"choices": choices}
-
-    def true_false(self, element: ET.Element, texts: "_Texts", place: str) -> dict | None:
-        """Moodle's answers are named "true" and "false"; ours are True and False, in order."""
-        answers = {
-            (answer.findtext("text") or "").strip().lower(): answer
-            for answer in element.findall("answer")
-        }
-        if set(answers) != {"true", "false"}:
-            message = gettext("a true/false question needs a “true” and a “false” answer.")
-            self.problems.append((place, message))
-            return None
-        choices = []
-        for key, text in zip(
-            ("true", "false"), common.true_false_texts(self.language), strict=True
-        ):
-            answer = answers[key]
-            choice = {"text": {self.language: text}, "correct": _weight(answer) == 100.0}
-            feedback = texts.text(answer.find("feedback"))
-            if feedback:
-                choice["feedback"] = feedback
-            choices.append(choice)
-        if sum(choice["correct"] for choice in choices) != 1:
-            message = gettext(
-                "a true/false question needs exactly one answer with full marks (weight 100)."
-            )
-            self.problems.append((place, message))
-            return None
-        return {"kind": "true_false", "choices": choices}
-
-
-def _weight(answer: ET.Element) -> float:
-    try:
-        return float(answer.get("fraction", "0"))
-    except ValueError:
-        return 0.0
-
 
 @dataclass
 class _Texts:
-    """Reads a question's texts as Markdown, its files' references as ours."""
+    """Reads a question's texts as Markdown, its files' references as ours (for its kind,
+    quizzes.kinds.base.MoodleReading)."""
 
     reader: _Reader
     place: str
@@ -292,6 +232,10 @@ class _Texts:
     used: set[str] = field(default_factory=set)
     warnings: list[tuple[str, str]] = field(default_factory=list)
     default_format: str = common.FORMAT_PLAIN
+
+    @property
+    def language(self) -> str:
+        return self.reader.language
 
     def image_src(self, reference: str) -> str:
         name = common.pluginfile_name(reference)
@@ -365,6 +309,8 @@ _IMAGE_REFERENCE = re.compile(r"\]\(images/([^)\s]+)\)")
 
 @dataclass
 class _Writer:
+    """Writes questions and their texts (for their kinds, quizzes.kinds.base.MoodleWriting)."""
+
     language: str
     images: dict[str, bytes]
 
@@ -392,34 +338,22 @@ class _Writer:
         return element
 
     def question(self, parent: ET.Element, question: dict, shuffle: bool) -> None:
-        language = self.language
-        prompt = common.text_in(question.get("prompt"), language)
-        true_false = common.true_false_choices(question, language)
-        kind = "truefalse" if true_false is not None else "multichoice"
-        element = ET.SubElement(parent, "question", {"type": kind})
+        prompt = self.plain(question.get("prompt"))
+        kind = kinds.get(question.get("kind", kinds.DEFAULT)).exported_as(question, self)
+        element = ET.SubElement(parent, "question", {"type": kind.moodle_type})
         ET.SubElement(ET.SubElement(element, "name"), "text").text = _name(prompt)
         self.text(element, "questiontext", prompt)
-        self.text(element, "generalfeedback", common.text_in(question.get("explanation"), language))
+        self.text(element, "generalfeedback", self.plain(question.get("explanation")))
         ET.SubElement(element, "defaultgrade").text = "1"
-        ET.SubElement(element, "penalty").text = "1" if true_false else "0.3333333"
+        ET.SubElement(element, "penalty").text = kind.moodle_penalty
         ET.SubElement(element, "hidden").text = "0"
-        if true_false is not None:
-            for choice, name in zip(true_false, ("true", "false"), strict=True):
-                self.answer(element, choice, 100.0 if choice.get("correct") else 0.0, name)
-            return
-        choices = question.get("choices", [])
-        multiple = question.get("kind") == "multiple"
-        ET.SubElement(element, "single").text = "false" if multiple else "true"
-        ET.SubElement(element, "shuffleanswers").text = "true" if shuffle else "false"
-        ET.SubElement(element, "answernumbering").text = "abc"
-        weights = common.multiple_weights([bool(choice.get("correct")) for choice in choices])
-        for choice, weight in zip(choices, weights, strict=True):
-            if not multiple:
-                weight = 100.0 if choice.get("correct") else 0.0
-            self.answer(element, choice, weight, None)
+        kind.moodle_write(element, question, self, shuffle=shuffle)
+
+    def plain(self, value) -> str:
+        return common.text_in(value, self.language)
 
     def answer(self, parent: ET.Element, choice: dict, weight: float, name: str | None) -> None:
-        fraction = {"fraction": common.weight_text(weight)}
+        fraction = {"fraction": weight_text(weight)}
         if name is None:
             text = common.text_in(choice.get("text"), self.language)
             answer = self.text(parent, "answer", text, **fraction)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
+from quizzes import kinds
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import IMAGE_DIR, ImageError, image_check, image_store, name_of_url
 from quizzes.models import (
@@ -25,9 +26,7 @@ from quizzes.models import (
     ContentImage,
     Level,
     Question,
-    QuestionKind,
     Quiz,
-    choice_problems,
     content_place,
     translated_fields,
 )
@@ -366,7 +365,7 @@ def _quiz_parse(
             **check.texts(item, "prompt", question_place, required=True),
             **check.texts(item, "explanation", question_place, required=False),
             **check.texts(item, "guide_url", question_place, required=False),
-            "kind": check.typed(item, "kind", question_place, str, QuestionKind.SINGLE),
+            "kind": check.typed(item, "kind", question_place, str, kinds.DEFAULT),
         }
         check.model(Question(position=position, **question_fields), question_place, ["quiz"])
         choice_items = [
@@ -389,9 +388,9 @@ def _quiz_parse(
             choice = Choice(position=choice_position, **choice_fields)
             check.model(choice, choice_place, ["question"])
             choices.append((choice_position, choice_fields))
-        for problem in choice_problems(
-            question_fields["kind"], [choice["is_correct"] for _position, choice in choices]
-        ):
+        kind = kinds.KINDS.get(question_fields["kind"])
+        correct = [choice["is_correct"] for _position, choice in choices]
+        for problem in kind.problems(correct) if kind else ():
             check.error(question_place, problem)
         questions.append(_QuestionData(position, question_fields, choices))
     check.raise_if_any()
@@ -497,7 +496,7 @@ def quiz_export(*, quiz: Quiz) -> dict:
     questions = []
     for number, question in enumerate(quiz.questions.prefetch_related("choices"), 1):
         item = {"position": question.position} if question.position != number else {}
-        if question.kind != QuestionKind.SINGLE:
+        if question.kind != kinds.DEFAULT:
             item["kind"] = question.kind
         item |= _texts_export(question)
         choices = []

@@ -2,39 +2,31 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from quizzes.models import QuestionKind
+from quizzes import kinds
 from quizzes.snapshots import ChoiceContent
-
-_CHOICE_ERRORS = {
-    "required": _("Choose an answer."),
-    "invalid_choice": _(
-        "That is not one of this question's choices. Choose one of the answers shown."
-    ),
-}
 
 
 class AnswerForm(forms.Form):
-    """The picks of one question, all in the `choice` input: one for a single choice or
-    true-or-false question (a second value is refused, not ignored), one or more for a
-    multiple-choice one. `cleaned_data["choices"]` holds the picked ChoiceContents."""
+    """The picks of one question, all in the `choice` input, in its kind's field: one for a
+    single choice or true-or-false question (a second value is refused, not ignored), one
+    or more for a multiple-choice one. `cleaned_data["choices"]` holds the picked
+    ChoiceContents."""
 
-    def __init__(self, *args, choices: list[ChoiceContent], kind: str, **kwargs):
+    def __init__(self, *args, choices: list[ChoiceContent], kind: kinds.Kind, **kwargs):
         super().__init__(*args, **kwargs)
         self._choices = {choice.pk: choice for choice in choices}
-        self.is_multiple = kind == QuestionKind.MULTIPLE
-        field = forms.TypedMultipleChoiceField if self.is_multiple else forms.TypedChoiceField
-        self.fields["choice"] = field(coerce=int, error_messages=_CHOICE_ERRORS)
-        self.fields["choice"].choices = [(choice.pk, choice.text) for choice in choices]
+        self.kind = kind
+        self.fields["choice"] = kind.form_field(choices)
 
     def clean_choice(self):
-        if not self.is_multiple and len(self.data.getlist("choice")) > 1:
+        if not self.kind.several and len(self.data.getlist("choice")) > 1:
             raise forms.ValidationError(_("This question takes one answer: choose only one."))
         return self.cleaned_data["choice"]
 
     def clean(self):
         data = super().clean()
         if "choice" in data:
-            picked = data["choice"] if self.is_multiple else [data["choice"]]
+            picked = self.kind.picked(data["choice"])
             data["choices"] = tuple(self._choices[pk] for pk in dict.fromkeys(picked))
         return data
 

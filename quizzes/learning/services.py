@@ -2,7 +2,6 @@
 
 import secrets
 import uuid
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -20,7 +19,6 @@ from quizzes.models import (
     AttemptKind,
     Choice,
     Question,
-    QuestionKind,
     Quiz,
 )
 from quizzes.snapshots import ChoiceContent, QuestionContent, QuizContent
@@ -203,11 +201,6 @@ _INSERT_ANSWER = CompiledInsert(
 _INSERT_PICKS = CompiledInsert(AnswerChoice, "answer", "choice")
 
 
-def is_right(question: QuestionContent, picked: Iterable[int]) -> bool:
-    """An answer is right when it picks exactly the question's correct choices."""
-    return set(picked) == {choice.pk for choice in question.choices if choice.is_correct}
-
-
 @transaction.atomic
 def answer_record(
     *,
@@ -219,18 +212,17 @@ def answer_record(
     """Record the learner's picks; completes and scores the attempt on its last answer.
 
     `quiz` is the attempt's quiz, as the caller read it with the attempt; `choices` are the
-    picked choices of `question`: one for a single choice or true-or-false question, one or
-    more for a multiple-choice one, right only when they are exactly its correct choices.
+    picked choices of `question`, as many as its kind takes, which grades them: the answer
+    is right when its score is full.
     Raises AlreadyAnswered when the question has an answer already (a second tab, a
     replayed POST): the first answer stands; NotOpenYet when an earlier question has none;
     AttemptClosed when the attempt was abandoned, or its quiz unpublished (an editor's
     preview goes on).
     """
-    picked = {choice.pk for choice in choices}
+    picked = frozenset(choice.pk for choice in choices)
     if (
-        not picked
+        not question.type.accepts(picked)
         or len(picked) != len(choices)
-        or (len(picked) > 1 and question.kind != QuestionKind.MULTIPLE)
         or any(choice.question_id != question.pk for choice in choices)
         or question.quiz_id != attempt.quiz_id
         or quiz.pk != attempt.quiz_id
@@ -257,7 +249,7 @@ def answer_record(
         "attempt": attempt.pk,
         "question": question.pk,
         "choice": choices[0].pk if len(choices) == 1 else None,  # See Answer.choice.
-        "is_correct": is_right(question, picked),
+        "is_correct": question.type.grade(question, picked) == 1,
         "answered_at": timezone.now(),
     }
     answer_id = _INSERT_ANSWER(values)

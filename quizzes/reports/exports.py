@@ -11,7 +11,7 @@ from operator import attrgetter
 
 from django.utils.translation import gettext as _
 
-from quizzes.models import Question, QuestionKind, Quiz
+from quizzes.models import Question, Quiz
 from quizzes.reports import selectors as reports
 
 CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -62,7 +62,7 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
             _("Question %(number)s choice") % {"number": number},
             _("Question %(number)s result") % {"number": number},
         ]
-    several = any(question.kind == QuestionKind.MULTIPLE for question in questions)
+    several = any(question.type.several for question in questions)
     picks = reports.answer_picks(quiz, report_filter, several=several)
 
     def rows() -> Iterator[list]:

@@ -45,7 +45,6 @@ from quizzes.models import (
     AttemptKind,
     Choice,
     Question,
-    QuestionKind,
     Quiz,
 )
 
@@ -313,7 +312,7 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
         x = int(is_correct)
         by_question[question_id].append((language, x, score - x, count))
         picks[choice_id] += count
-    if any(question.kind == QuestionKind.MULTIPLE for question in questions):
+    if any(question.type.several for question in questions):
         for choice_id, count in _multiple_picks(quiz, report_filter):
             picks[choice_id] += count
     languages = [

@@ -21,6 +21,7 @@ from django.template.smartif import TokenBase
 from django.templatetags.i18n import BlockTranslateNode
 from django.test import Client
 
+from quizzes import kinds
 from quizzes.learning.parts import PARTS, Part, StepPart, Unkeepable, canonical
 from tests.factories import (
     answer,
@@ -232,7 +233,10 @@ def _reads(node, defined: frozenset[str]) -> set[str]:
         return found
     if isinstance(node, IncludeNode):
         inner = (frozenset() if node.isolated_context else defined) | set(node.extra_context)
-        return _reads(node.extra_context, defined) | _template_reads(node.template.var, inner)
+        found = _reads(node.extra_context, defined) | _reads(node.template, defined)
+        for name in _included(node.template):
+            found |= _template_reads(name, inner)
+        return found
     if isinstance(node, ExtendsNode):
         return _reads(node.nodelist, defined) | _template_reads(node.parent_name.var, defined)
     if isinstance(node, CsrfTokenNode):
@@ -240,6 +244,15 @@ def _reads(node, defined: frozenset[str]) -> set[str]:
     if isinstance(node, Node | TokenBase):  # Any other tag, and {% if %}'s conditions.
         return _reads([vars(node)[name] for name in vars(node) if name != "token"], defined)
     return set()
+
+
+def _included(template: FilterExpression) -> set[str]:
+    """The templates an `{% include %}` may include: the one it names or, for a question
+    kind's (`question.type.input_template`), that of every kind."""
+    if not isinstance(template.var, Variable):
+        return {template.var}
+    attribute = template.var.lookups[-1]
+    return {getattr(kind, attribute) for kind in kinds.KINDS.values()}
 
 
 def test_the_reads_of_a_template_are_found():

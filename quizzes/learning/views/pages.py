@@ -194,7 +194,7 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
     """Record the posted answer and show its feedback (POST/redirect/GET; for the page's
     script, the feedback and what follows it in one response), or say why not."""
     choices = _ordered_choices(found, step.question)
-    form = AnswerForm(request.POST, choices=choices, kind=step.question.kind)
+    form = AnswerForm(request.POST, choices=choices, kind=step.question.type)
     if form.is_valid():  # The service tells whether it is this question's turn.
         picks = form.cleaned_data["choices"]
         try:

@@ -1,0 +1,138 @@
+"""What every kind of question says of itself: the interface of quizzes/kinds/.
+
+A kind is one module with one `Kind` subclass, listed in the registry
+(quizzes/kinds/__init__.py). It says, as Moodle's question types do
+(question/type/<name>/questiontype.php and question.php):
+
+- how it is edited: `problems`, what is wrong with its choices as an editor left them
+  (the admin, the quiz file and every import ask it);
+- how it is answered: `form_field`, the form field of the learner's page and its widget
+  (`input_template`), and `picked`, the picks in its cleaned
+  value; an answer is stored as its picks (Answer, AnswerChoice);
+- how a response is graded: `grade`, a score from 0 to 1 (1 is right), and `accepts`,
+  whether a response has the shape the kind takes at all;
+- its feedback: `review_template`, the answer's review under the question;
+- what the reports count: `several`, whether one answer holds several picks (the
+  widgets and reviews say so too);
+- how the file formats read and write it: `gift_claims`, `gift_read`, `gift_write`,
+  `moodle_type`, `moodle_penalty`, `moodle_read`, `moodle_write`, `exported_as`.
+
+Kinds know no model: they see the snapshots of quizzes/snapshots.py and the quiz-file
+dicts of quizzes/interchange/ by their attributes and keys, so that the models, the
+subsystems and the formats can all import them.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+from xml.etree import ElementTree as ET
+
+from django import forms
+from django.utils.functional import Promise
+
+
+@dataclass(frozen=True)
+class Read:
+    """What a file format's reader made of a question's answers: the quiz-file fields they
+    give (`kind`, `choices`), or the `problem` that leaves the question out; `warnings`
+    say what was lost on the way."""
+
+    fields: dict = field(default_factory=dict)
+    problem: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+class GiftReading(Protocol):
+    """What the GIFT reader offers a kind: `text(source, inherited_format)` is a text of the
+    question's as {language: Markdown}, with the format it is in."""
+
+    language: str
+
+    def text(self, source: str, inherited_format: str) -> tuple[dict[str, str], str]: ...
+
+
+class GiftWriting(Protocol):
+    """What the GIFT writer offers a kind: `plain(value)` is a translated field of a
+    quiz-file dict in the file's language, `text(value)` the same as GIFT writes it."""
+
+    language: str
+
+    def plain(self, value) -> str: ...
+
+    def text(self, value) -> str: ...
+
+
+class MoodleReading(Protocol):
+    """What the Moodle XML reader offers a kind: `text(element)` is the text of an element
+    (a <text> in its format) as {language: Markdown}, {} for None or an empty one."""
+
+    language: str
+
+    def text(self, element: ET.Element | None) -> dict[str, str]: ...
+
+
+class MoodleWriting(Protocol):
+    """What the Moodle XML writer offers a kind: `plain(value)` as for GIFT, and `answer`,
+    which writes an <answer> with its weight, its text (or `name`) and its feedback."""
+
+    language: str
+
+    def plain(self, value) -> str: ...
+
+    def answer(self, parent: ET.Element, choice: dict, weight: float, name: str | None): ...
+
+
+class Kind:
+    name: str  # As Question.kind and a quiz file's "kind" store it.
+    label: Promise
+    several = False
+    input_template = "quizzes/_choice_inputs.html"
+    review_template = "quizzes/_choice_review.html"
+    moodle_type: str
+    moodle_penalty: str  # What a wrong try costs in Moodle's interactive behaviour.
+
+    def problems(self, correct: list[bool]) -> list[str]:
+        """What is wrong with a question of this kind whose choices are correct or not."""
+        raise NotImplementedError
+
+    def form_field(self, choices: Iterable) -> forms.Field:
+        """The learner's field, named "choice" on the page, for these ChoiceContents."""
+        raise NotImplementedError
+
+    def picked(self, value) -> list[int]:
+        """The picked choices' ids in the field's cleaned value, in the order posted."""
+        raise NotImplementedError
+
+    def accepts(self, picked: frozenset[int]) -> bool:
+        """Whether a response of these picks has the shape this kind takes."""
+        raise NotImplementedError
+
+    def grade(self, question, picked: frozenset[int]) -> float:
+        """The score of these picks of a QuestionContent's choices, from 0 to 1."""
+        raise NotImplementedError
+
+    def gift_claims(self, answers: str) -> bool:
+        """Whether the text between a GIFT question's braces is a question of this kind."""
+        raise NotImplementedError
+
+    def gift_read(self, answers: str, reading: GiftReading, inherited_format: str) -> Read:
+        raise NotImplementedError
+
+    def gift_write(self, question: dict, writing: GiftWriting, general: str) -> list[str]:
+        """The lines of a quiz-file question's answers, from its opening brace on;
+        `general` is its explanation as GIFT writes it, to end them with."""
+        raise NotImplementedError
+
+    def moodle_read(self, element: ET.Element, reading: MoodleReading) -> Read:
+        raise NotImplementedError
+
+    def moodle_write(
+        self, element: ET.Element, question: dict, writing: MoodleWriting, *, shuffle: bool
+    ) -> None:
+        """A quiz-file question's answers, and what else its Moodle type asks, in the
+        <question> element."""
+        raise NotImplementedError
+
+    def exported_as(self, question: dict, writing: GiftWriting | MoodleWriting) -> "Kind":
+        """The kind a quiz-file question of this kind is written as, in a file's language."""
+        return self

@@ -1,0 +1,190 @@
+"""What the kinds answered by picking choices share: the learner's field, the grading,
+and how Moodle's multiple-choice questions (GIFT's `{=right ~wrong}` and Moodle XML's
+"multichoice") read and write them, weights and all."""
+
+import re
+from xml.etree import ElementTree as ET
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from quizzes.kinds.base import GiftReading, GiftWriting, Kind, MoodleReading, MoodleWriting, Read
+
+_CHOICE_ERRORS = {
+    "required": _("Choose an answer."),
+    "invalid_choice": _(
+        "That is not one of this question's choices. Choose one of the answers shown."
+    ),
+}
+# A GIFT answer's weight: ~%50%half right.
+GIFT_WEIGHT = re.compile(r"^%(-?[0-9]+(?:\.[0-9]*)?)%")
+
+
+def too_few_choices(correct: list[bool]) -> list[str]:
+    return [gettext("A question needs at least two choices.")] if len(correct) < 2 else []
+
+
+class ChoiceKind(Kind):
+    """A question answered by picking among its choices: right when the picks are exactly
+    its correct choices."""
+
+    def form_field(self, choices) -> forms.Field:
+        field = forms.TypedMultipleChoiceField if self.several else forms.TypedChoiceField
+        return field(
+            coerce=int,
+            error_messages=_CHOICE_ERRORS,
+            choices=[(choice.pk, choice.text) for choice in choices],
+        )
+
+    def picked(self, value) -> list[int]:
+        return list(value) if self.several else [value]
+
+    def accepts(self, picked: frozenset[int]) -> bool:
+        return bool(picked) and (self.several or len(picked) == 1)
+
+    def grade(self, question, picked: frozenset[int]) -> float:
+        correct = {choice.pk for choice in question.choices if choice.is_correct}
+        return 1.0 if picked == correct else 0.0
+
+    def gift_claims(self, answers: str) -> bool:
+        return "~" in answers
+
+    def gift_read(self, answers: str, reading: GiftReading, inherited_format: str) -> Read:
+        """A multiple-choice question's choices: with a `=` it is single choice."""
+        items = answers.replace("=", "~=").split("~")
+        if not items[0].strip():
+            items = items[1:]
+        choices, weights = [], []
+        for item in items:
+            item = item.strip()
+            if item.startswith("="):
+                weight, item = 100.0, item[1:]
+            elif match := GIFT_WEIGHT.match(item):
+                weight, item = float(match.group(1)), item[match.end() :]
+            else:
+                weight = 0.0
+            answer, _hash, feedback = item.partition("#")
+            text, answer_format = reading.text(answer, inherited_format)
+            choice = {"text": text}
+            feedback_text, _format = reading.text(feedback, answer_format)
+            if any(feedback_text.values()):
+                choice["feedback"] = feedback_text
+            choices.append(choice)
+            weights.append(weight)
+        return weighted(choices, weights, single="=" in answers)
+
+    def gift_write(self, question: dict, writing: GiftWriting, general: str) -> list[str]:
+        choices = question.get("choices", [])
+        correct = [bool(choice.get("correct")) for choice in choices]
+        lines = ["{"]
+        for choice, weight in zip(choices, multiple_weights(correct), strict=True):
+            text = writing.text(choice.get("text"))
+            if self.several:
+                mark = f"~%{weight_text(weight)}%"
+            elif choice.get("correct"):
+                mark = "="
+            else:
+                # A wrong answer's text that starts like a weight keeps its % with a 0 weight.
+                mark = "~%0%" if GIFT_WEIGHT.match(text) else "~"
+            feedback = writing.plain(choice.get("feedback"))
+            lines.append(
+                f"\t{mark}{text}" + (f"#{writing.text(choice.get('feedback'))}" if feedback else "")
+            )
+        if general:
+            lines.append(f"\t{general}")
+        return [*lines, "}"]
+
+    moodle_type = "multichoice"
+    moodle_penalty = "0.3333333"
+
+    def moodle_read(self, element: ET.Element, reading: MoodleReading) -> Read:
+        single = (element.findtext("single") or "true").strip().lower() in ("true", "1")
+        choices, weights = [], []
+        for answer in element.findall("answer"):
+            try:
+                weight = float(answer.get("fraction", "0"))
+            except ValueError:
+                message = gettext("the answer weight “%(fraction)s” is not a number.")
+                return Read(problem=message % {"fraction": answer.get("fraction")})
+            choice = {"text": reading.text(answer)}
+            feedback = reading.text(answer.find("feedback"))
+            if feedback:
+                choice["feedback"] = feedback
+            choices.append(choice)
+            weights.append(round(weight, 5))
+        return weighted(choices, weights, single=single)
+
+    def moodle_write(
+        self, element: ET.Element, question: dict, writing: MoodleWriting, *, shuffle: bool
+    ) -> None:
+        choices = question.get("choices", [])
+        ET.SubElement(element, "single").text = "false" if self.several else "true"
+        ET.SubElement(element, "shuffleanswers").text = "true" if shuffle else "false"
+        ET.SubElement(element, "answernumbering").text = "abc"
+        weights = multiple_weights([bool(choice.get("correct")) for choice in choices])
+        for choice, weight in zip(choices, weights, strict=True):
+            if not self.several:
+                weight = 100.0 if choice.get("correct") else 0.0
+            writing.answer(element, choice, weight, None)
+
+
+def weighted(choices: list[dict], weights: list[float], *, single: bool) -> Read:
+    """A Moodle multiple-choice question's choices, from its answers' weights (percent).
+
+    With one answer to pick (single), the answer weighted 100 % is the correct
+    one, and answers with partial credit count as wrong. With several to pick,
+    Moodle adds up the weights; here a choice is correct when its weight is
+    above 0 and the question is right only when all of those are picked.
+    """
+    if len(weights) < 2:
+        return Read(problem=gettext("a multiple-choice question needs at least two answers."))
+    warnings = ()
+    if single:
+        if weights.count(100.0) > 1:
+            message = gettext(
+                "several answers are marked right, but a single-choice question has exactly one."
+            )
+            return Read(problem=message)
+        if 100.0 not in weights:
+            return Read(problem=gettext("no answer has full marks (weight 100): none is right."))
+        partial = [weight for weight in weights if weight not in (0.0, 100.0)]
+        if partial:
+            message = gettext(
+                "partial credit is lost: the answers weighted %(weights)s count as wrong."
+            )
+            warnings = (message % {"weights": _weights_text(partial)},)
+        correct = [weight == 100.0 for weight in weights]
+        fields = {}
+    else:
+        if not any(weight > 0 for weight in weights):
+            return Read(problem=gettext("no answer has a weight above 0: none is right."))
+        message = gettext(
+            "partial credit is lost (weights %(weights)s): the answers weighted above 0 "
+            "are the correct choices, and the question is right only when all of them "
+            "and no other are picked."
+        )
+        warnings = (message % {"weights": _weights_text(weights)},)
+        correct = [weight > 0 for weight in weights]
+        fields = {"kind": "multiple"}
+    for choice, is_correct in zip(choices, correct, strict=True):
+        choice["correct"] = is_correct
+    return Read(fields={**fields, "choices": choices}, warnings=warnings)
+
+
+def weight_text(weight: float) -> str:
+    """A Moodle weight as it writes them: 100, 50, 33.33333, -100."""
+    return f"{weight:.5f}".rstrip("0").rstrip(".")
+
+
+def multiple_weights(correct: list[bool]) -> list[float]:
+    """Moodle weights scoring like our multiple choice: all the correct ones and nothing else.
+
+    The correct choices share 100 %; a wrong one takes all of it away.
+    """
+    count = sum(correct) or 1
+    return [100 / count if is_correct else -100.0 for is_correct in correct]
+
+
+def _weights_text(weights: list[float]) -> str:
+    return ", ".join(gettext("%(value)s%%") % {"value": weight_text(weight)} for weight in weights)

@@ -1,0 +1,145 @@
+"""The question kinds' interface: every kind keeps it, and a new kind is one module."""
+
+import inspect
+
+import pytest
+from django.core.management import call_command
+from django.http import QueryDict
+from django.template.loader import get_template
+
+from quizzes import kinds
+from quizzes.interchange.gift import gift_export, gift_parse
+from quizzes.interchange.moodle_xml import moodle_xml_export, moodle_xml_parse
+from quizzes.kinds.base import Kind
+from quizzes.kinds.single import SingleChoice
+from quizzes.learning.forms import AnswerForm
+from quizzes.models import Question
+from quizzes.snapshots import ChoiceContent, QuestionContent, Text
+
+# A question of each kind as a quiz file has it: a kind without one here fails below.
+EXAMPLES = {
+    "single": {
+        "prompt": {"en": "Which one?"},
+        "choices": [
+            {"text": {"en": "This"}, "correct": True, "feedback": {"en": "Yes."}},
+            {"text": {"en": "That"}, "correct": False},
+        ],
+    },
+    "multiple": {
+        "kind": "multiple",
+        "prompt": {"en": "Which ones?"},
+        "choices": [
+            {"text": {"en": "This"}, "correct": True},
+            {"text": {"en": "That"}, "correct": True},
+            {"text": {"en": "Neither"}, "correct": False, "feedback": {"en": "No."}},
+        ],
+    },
+    "true_false": {
+        "kind": "true_false",
+        "prompt": {"en": "Is it?"},
+        "choices": [
+            {"text": {"en": "True"}, "correct": False},
+            {"text": {"en": "False"}, "correct": True, "feedback": {"en": "Right."}},
+        ],
+    },
+}
+_OWN = [name for name, member in vars(Kind).items() if inspect.isfunction(member)]
+_OWN.remove("exported_as")  # Written as itself, unless a kind says otherwise.
+
+
+def _content(example: dict) -> QuestionContent:
+    choices = tuple(
+        ChoiceContent(
+            pk=pk,
+            question_id=1,
+            position=pk,
+            is_correct=choice["correct"],
+            text=Text((("en", choice["text"]["en"]),)),
+            feedback=Text(()),
+        )
+        for pk, choice in enumerate(example["choices"], 1)
+    )
+    return QuestionContent(
+        pk=1,
+        quiz_id=1,
+        position=1,
+        kind=example.get("kind", kinds.DEFAULT),
+        prompt=Text((("en", example["prompt"]["en"]),)),
+        explanation=Text(()),
+        guide_url=Text(()),
+        choices=choices,
+    )
+
+
+@pytest.fixture(params=list(kinds.KINDS))
+def kind(request) -> Kind:
+    return kinds.get(request.param)
+
+
+def test_every_kind_keeps_the_whole_interface(kind):
+    assert kinds.KINDS[kind.name] is kind
+    missing = [name for name in _OWN if getattr(type(kind), name) is getattr(Kind, name)]
+    assert not missing
+    assert str(kind.label) and kind.moodle_type and kind.moodle_penalty
+    get_template(kind.input_template)
+    get_template(kind.review_template)
+    assert kind.name in EXAMPLES, "Add an example of the new kind to EXAMPLES."
+
+
+def test_its_example_is_a_good_question_that_its_right_picks_get_full_marks(kind):
+    example = EXAMPLES[kind.name]
+    assert kind.problems([choice["correct"] for choice in example["choices"]]) == []
+    question = _content(example)
+    right = frozenset(choice.pk for choice in question.choices if choice.is_correct)
+    wrong = frozenset(choice.pk for choice in question.choices if not choice.is_correct)
+    assert kind.accepts(right) and kind.grade(question, right) == 1
+    assert kind.accepts(wrong) and kind.grade(question, wrong) == 0
+    assert not kind.accepts(frozenset())
+    assert 0 <= kind.grade(question, right | wrong) <= 1
+
+
+def test_an_answer_form_of_its_field_cleans_to_the_picks(kind):
+    question = _content(EXAMPLES[kind.name])
+    right = [str(choice.pk) for choice in question.choices if choice.is_correct]
+    form = AnswerForm(_post({"choice": right}), choices=list(question.choices), kind=question.type)
+    assert form.is_valid(), form.errors
+    assert [choice.pk for choice in form.cleaned_data["choices"]] == list(map(int, right))
+
+
+@pytest.mark.parametrize("fmt", ["gift", "moodle_xml"])
+def test_every_file_format_reads_back_what_it_writes_of_it(kind, fmt):
+    data = {"slug": "kinds", "title": {"en": "Kinds"}, "questions": [EXAMPLES[kind.name]]}
+    if fmt == "gift":
+        parsed = gift_parse(gift_export(data, language="en"), language="en")
+    else:
+        parsed = moodle_xml_parse(moodle_xml_export(data, language="en"), language="en")
+    assert parsed.problems == []
+    (question,) = parsed.quizzes[0]["questions"]
+    assert question.get("kind", kinds.DEFAULT) == kind.name
+    assert question["choices"] == EXAMPLES[kind.name]["choices"]
+
+
+class _Pick(SingleChoice):
+    """A kind of another name: one module like this one, listed in the registry."""
+
+    name = "pick"
+    label = "Pick one"
+
+
+@pytest.mark.django_db
+def test_a_new_kind_in_the_registry_needs_no_migration_and_is_a_kind_questions_take(
+    monkeypatch, capsys
+):
+    monkeypatch.setitem(kinds.KINDS, "pick", _Pick())
+    call_command("makemigrations", "quizzes", "--check", "--dry-run")
+    assert "No changes detected" in capsys.readouterr().out
+    field = Question._meta.get_field("kind")
+    field.clean("pick", None)
+    assert Question(kind="pick").type.name == "pick"
+
+
+def _post(data: dict) -> QueryDict:
+    query = QueryDict(mutable=True)
+    for key, values in data.items():
+        query.setlist(key, values)
+    return query
