@@ -1,5 +1,5 @@
 """The question pages' step parts and the results are kept and shared between learners at
-the same point of a quiz (quizzes/learning/views/pages.py, _kept): each still gets their own
+the same point of a quiz (quizzes/learning/parts.py, kept): each still gets their own
 attempt's links and CSRF token, and an edit is seen at once."""
 
 import re

@@ -1,35 +1,46 @@
 """The learner's pages: home, a quiz, its questions one at a time, the results."""
 
-import hashlib
-from collections.abc import Callable
 from dataclasses import replace
 from uuid import UUID
 
 from django.contrib.messages import get_messages
-from django.core.cache import cache, caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from quizzes.learning.forms import AnswerForm
 from quizzes.learning.identity import (
-    has_attempts,
     keep_learner_key,
     learner_of,
     new_learner_key,
     note_attempts,
 )
+from quizzes.learning.parts import (
+    ACTIONS_MARK,
+    ATTEMPT_ID,
+    QuizActions,
+    QuizIntro,
+    QuizPage,
+    QuizPreview,
+    ResultsPart,
+    ReviewItem,
+    ScoredAttempt,
+    StatusShown,
+    StepPart,
+    SummaryItem,
+    kept,
+    made,
+)
 from quizzes.learning.selectors import (
     NOT_STARTED,
     Learner,
     LearnerAttempt,
-    PastAttempt,
     Recorded,
     Step,
     attempt_for_learner,
@@ -90,41 +101,26 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
     status = quiz_statuses(learner=learner_of(request), quiz_ids=[quiz.pk]).get(
         quiz.pk, NOT_STARTED
     )
-    content = {"quiz": quiz, "questions": quiz.questions, "guides": quiz.guide_paths}
-    shown = _quiz_shown(quiz)
-    in_progress = status.in_progress
-    status_shown = (status.state, status.passed, status.best, status.last)
-    status_shown += (in_progress and in_progress.next_number,)
-    status_shown += (in_progress and in_progress.question_count,)
-    actions = _kept(
-        "quiz-actions",
-        shown + status_shown,
-        "quizzes/_quiz_actions.html",
-        lambda: content | {"status": status},
-        attempt=in_progress,
+    language, in_progress = get_language(), status.in_progress
+    actions = kept(
+        QuizActions(language=language, quiz=quiz, status=StatusShown.of(status)),
+        attempt_id=in_progress and in_progress.public_id,
         token=get_token(request),
     )
-
-    def context() -> dict:  # Only needed when the whole page is not kept.
-        return content | {
-            "intro": _kept("quiz-intro", shown, "quizzes/_quiz_intro.html", lambda: content),
-            "preview": _kept("quiz-preview", shown, "quizzes/_quiz_preview.html", lambda: content),
-        }
-
+    parts = {  # Rendered (or taken from the cache) only if the whole page is not kept.
+        "quiz": quiz,
+        "intro": QuizIntro(language=language, quiz=quiz),
+        "preview": QuizPreview(language=language, quiz=quiz),
+    }
     if request.user.is_authenticated or get_messages(request) or request.GET:
-        return render(request, "quizzes/quiz_detail.html", context() | {"actions": actions})
-    # The page as every anonymous learner asking for this address sees it: its language
-    # links and sign-in's way back show the address, its header whether they have attempts.
-    # (Not for an address with a query, which anyone can vary.)
-    address = (request.build_absolute_uri(), has_attempts(request))
-    page = _kept(
-        "quiz-page",
-        shown + address,
-        "quizzes/quiz_detail.html",
-        lambda: context() | {"actions": _ACTIONS_MARK},
-        request=request,
-    )
-    return HttpResponse(page.replace(_ACTIONS_MARK, actions))
+        page = QuizPage.of(request, language=language, actions=actions, **parts)
+        return HttpResponse(made(page, token=get_token(request)))
+    # The page as every anonymous learner asking for this address sees it (its language
+    # links and sign-in's way back show the address, its header whether they have
+    # attempts), but for their status and Start. (Not for an address with a query, which
+    # anyone can vary.)
+    page = QuizPage.of(request, language=language, actions=ACTIONS_MARK, **parts)
+    return HttpResponse(kept(page).replace(ACTIONS_MARK, actions))
 
 
 @require_POST
@@ -177,19 +173,8 @@ def _ordered_choices(found: LearnerAttempt, question: QuestionContent) -> list[C
     return choices
 
 
-def _review(choices: list[ChoiceContent], recorded: Recorded | None) -> dict:
-    """What templates/quizzes/_answer_review.html shows of an answer, besides the question."""
-    return {
-        "picked": [choice for choice in choices if recorded and choice.pk in recorded.picked],
-        "picked_key": recorded.key if recorded else "",
-        "correct_choices": [choice for choice in choices if choice.is_correct],
-        "is_correct": recorded is not None and recorded.is_correct,
-    }
-
-
-def _choice_order(found: LearnerAttempt) -> str:
-    """What the order of the choices on a page depends on, for the pages' fragment caches."""
-    return str(found.attempt.public_id) if found.quiz.shuffle_choices else ""
+def _picked(choices: list[ChoiceContent], recorded: Recorded | None) -> tuple[ChoiceContent, ...]:
+    return tuple(choice for choice in choices if recorded and choice.pk in recorded.picked)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -307,65 +292,6 @@ def _step_title(found: LearnerAttempt, step: Step) -> str:
     }
 
 
-# Stand for the attempt's id and the CSRF token in a kept part: nothing else in it differs
-# between two learners who see the same of the same quiz. The quiz page kept for anonymous
-# learners has a mark where their status and Start go.
-_ATTEMPT_MARK, _TOKEN_MARK = "\x00attempt\x00", "\x00token\x00"
-_ACTIONS_MARK = mark_safe("\x00actions\x00")
-
-
-def _kept(
-    name: str,
-    shown: tuple,
-    template: str,
-    context: Callable[[], dict],
-    *,
-    attempt: Attempt | PastAttempt | None = None,
-    token: str = "",
-    request: HttpRequest | None = None,
-) -> SafeString:
-    """`template` rendered with `context()`, kept in the per-process cache under `shown`,
-    which must hold all that the template shows (the quiz's stamp first) but `attempt`'s id
-    and the CSRF token `token`, filled in: the same for every learner who sees the same.
-    With `request`, a whole page, with what the context processors give (in `shown` too),
-    kept in the small cache for pages (settings.CACHES)."""
-    key = f"{name}:" + ":".join(map(str, shown))
-    kept_in = caches["pages"] if request is not None else cache
-    if (html := kept_in.get(key)) is None:
-        html = _marked(template, context(), attempt, request)
-        kept_in.set(key, html, 3600)
-    return _filled(html, attempt, token)
-
-
-def _marked(
-    template: str,
-    context: dict,
-    attempt: Attempt | PastAttempt | None,
-    request: HttpRequest | None = None,
-) -> str:
-    context = context | {"csrf_token": _TOKEN_MARK, "LANGUAGE_CODE": get_language()}
-    html = render_to_string(template, context, request=request)
-    return html.replace(str(attempt.public_id), _ATTEMPT_MARK) if attempt else html
-
-
-def _filled(html: str, attempt: Attempt | None, token: str) -> SafeString:
-    if attempt is not None:
-        html = html.replace(_ATTEMPT_MARK, str(attempt.public_id))
-    return mark_safe(html.replace(_TOKEN_MARK, token))
-
-
-def _quiz_shown(quiz: QuizContent) -> tuple:
-    """What every kept part of a quiz's pages shows: the quiz as it is now, in the language
-    of the page."""
-    return (quiz.pk, quiz.updated_at.isoformat(), get_language())
-
-
-def _content_shown(found: LearnerAttempt) -> tuple:
-    """What every kept part of an attempt's pages shows: its quiz, its choices in the
-    attempt's order."""
-    return _quiz_shown(found.quiz) + (_choice_order(found),)
-
-
 def _step_part(
     found: LearnerAttempt,
     step: Step,
@@ -375,38 +301,41 @@ def _step_part(
     notice: str | None = None,
 ) -> SafeString:
     """templates/quizzes/_step.html for question `step`: its form, or its feedback once
-    answered. Kept under everything it shows; a refused answer's part is made anew."""
-    recorded = step.recorded
-    total = len(found.steps)
-
-    def context() -> dict:
-        choices = _ordered_choices(found, step.question)
-        return {
-            "attempt": found.attempt,
-            "quiz": found.quiz,
-            "question": step.question,
-            "choices": choices,
-            "form": form,
-            "number": step.number,
-            "total": total,
-            "step_title": _step_title(found, step),
-            "answered_count": found.answered_count,
-            "answered": recorded is not None,
-            "closed": found.closed_reason,
-            **_review(choices, recorded),
-            "choice_order": _choice_order(found),
-            "next_url": found.attempt.question_url(step.number + 1)
-            if step.number < total
-            else found.attempt.get_absolute_url(),
-            "notice": notice,
-        }
-
-    attempt = found.attempt
+    answered. Kept (quizzes/learning/parts.py); a refused answer's part is made anew."""
+    recorded, total = step.recorded, len(found.steps)
+    choices = _ordered_choices(found, step.question)
+    part = StepPart(
+        language=get_language(),
+        quiz=found.quiz,
+        attempt_kind=found.attempt.kind,
+        step_title=_step_title(found, step),
+        number=step.number,
+        total=total,
+        answered_count=found.answered_count,
+        question=step.question,
+        choices=tuple(choices),
+        answered=recorded is not None,
+        picked=_picked(choices, recorded),
+        is_correct=recorded is not None and recorded.is_correct,
+        closed=found.closed_reason,
+        next_url=_question_url(step.number + 1) if step.number < total else _results_url(),
+        notice=notice,
+        form=form,
+        checked=tuple(form.checked()) if form is not None else (),
+    )
+    attempt_id = found.attempt.public_id
     if form is not None or notice is not None:
-        return _filled(_marked("quizzes/_step.html", context(), attempt), attempt, token)
-    shown = _content_shown(found) + (attempt.kind, found.closed_reason, step.number, total)
-    shown += (found.answered_count, recorded and recorded.key, recorded and recorded.is_correct)
-    return _kept("step-part", shown, "quizzes/_step.html", context, attempt=attempt, token=token)
+        return made(part, attempt_id=attempt_id, token=token)
+    return kept(part, attempt_id=attempt_id, token=token)
+
+
+def _question_url(number: int) -> str:
+    """Question `number` of the attempt a part is for (its id filled in later)."""
+    return reverse("question", kwargs={"public_id": ATTEMPT_ID, "number": number})
+
+
+def _results_url() -> str:
+    return reverse("results", kwargs={"public_id": ATTEMPT_ID})
 
 
 @require_safe
@@ -431,48 +360,32 @@ def _results_title(found: LearnerAttempt) -> str:
 
 
 def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> SafeString:
-    """templates/quizzes/_results.html, kept under the answers it shows; so are its line per
-    question and each review, under the answer each shows, for the results they are in."""
-    answers = [(step.question.pk, step.recorded and step.recorded.key) for step in found.steps]
-    answers += [step.recorded and step.recorded.is_correct for step in found.steps]
-    digest = hashlib.blake2b(repr(answers).encode(), digest_size=16).hexdigest()
+    """templates/quizzes/_results.html, kept; so are its line per question and each review,
+    parts of their own shared by every results that show the same answer."""
+    language = get_language()
+    summary, review = [], []
+    for step in found.steps:
+        choices = _ordered_choices(found, step.question)
+        is_correct = step.recorded is not None and step.recorded.is_correct
+        line = {"language": language, "number": step.number, "question": step.question}
+        summary.append(SummaryItem(**line, is_correct=is_correct, mistakes_only=mistakes_only))
+        if not (mistakes_only and is_correct):
+            picked = _picked(choices, step.recorded)
+            review.append(
+                ReviewItem(**line, choices=tuple(choices), picked=picked, is_correct=is_correct)
+            )
     attempt = found.attempt
-    shown = _content_shown(found) + (attempt.kind, attempt.score, attempt.max_score)
-    shown += (mistakes_only, digest)
-
-    def context() -> dict:
-        summary, review, mistakes = [], [], 0
-        for step in found.steps:
-            choices = _ordered_choices(found, step.question)
-            item = {"number": step.number, "question": step.question, "choices": choices}
-            item |= _review(choices, step.recorded)
-            mistakes += not item["is_correct"]
-            line = _content_shown(found) + (step.number, step.question.pk, item["picked_key"])
-            line += (item["is_correct"], mistakes_only)
-
-            def item_of(item=item) -> dict:
-                return {
-                    "item": item,
-                    "quiz": found.quiz,
-                    "mistakes_only": mistakes_only,
-                    "choice_order": _choice_order(found),
-                }
-
-            summary.append(_kept("summary-item", line, "quizzes/_summary_item.html", item_of))
-            if not (mistakes_only and item["is_correct"]):
-                review.append(_kept("review-item", line, "quizzes/_review_item.html", item_of))
-        return {
-            "attempt": attempt,
-            "quiz": found.quiz,
-            "passed": found.passed,
-            "summary": summary,
-            "review": review,
-            "mistakes": mistakes,
-            "mistakes_only": mistakes_only,
-            "guides": found.quiz.guide_paths,
-        }
-
-    return _kept("results", shown, "quizzes/_results.html", context, attempt=attempt, token=token)
+    part = ResultsPart(
+        language=language,
+        quiz=found.quiz,
+        attempt=ScoredAttempt(kind=attempt.kind, score=attempt.score, max_score=attempt.max_score),
+        passed=found.passed,
+        mistakes=sum(not item.is_correct for item in summary),
+        mistakes_only=mistakes_only,
+        summary=tuple(summary),
+        review=tuple(review),
+    )
+    return kept(part, attempt_id=attempt.public_id, token=token)
 
 
 @require_POST
