@@ -22,6 +22,7 @@ from django.utils.translation import gettext, ngettext
 from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
+from quizzes import kinds
 from quizzes.interchange import archive, bundles
 from quizzes.interchange.gift import gift_parse
 from quizzes.interchange.moodle_common import Parsed, quiz_slug_for
@@ -601,9 +602,10 @@ def _translations_fill(planner, quiz: Quiz, data: dict, origins, *, language: st
             continue
         target = questions[number - 1]
         place = content_place(number)
-        if item.get("kind", "single") != target.get("kind", "single") or len(
-            item["choices"]
-        ) != len(target["choices"]):
+        kind = item.get("kind", kinds.DEFAULT)
+        if kind != target.get("kind", kinds.DEFAULT) or len(item["choices"]) != len(
+            target["choices"]
+        ):
             message = gettext(
                 "does not match %(quiz)s, %(place)s (another kind or number of choices): left out."
             )
