@@ -14,6 +14,7 @@ from modeltranslation.translator import translator
 from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
+from quizzes.markup.images import STORAGE_IMAGE_DIR
 
 
 class Level(models.TextChoices):
@@ -490,7 +491,7 @@ class ContentImage(models.Model):
     text's own `![alt](…)` is what learners get, in that text's language.
     """
 
-    file = models.FileField(_("image"), upload_to="content", max_length=200, unique=True)
+    file = models.FileField(_("image"), upload_to=STORAGE_IMAGE_DIR, max_length=200, unique=True)
     alt = models.CharField(
         _("alt text"),
         max_length=300,

@@ -20,6 +20,7 @@ from django.core.files.storage import default_storage
 from django.utils.translation import gettext
 
 from quizzes.interchange.quizfile import (
+    ARCHIVE_IMAGES,
     QuizFileError,
     guide_paths_export,
     image_references,
@@ -31,7 +32,6 @@ from quizzes.models import Quiz
 
 GUIDES_NAME = "guides.yaml"
 QUIZ_DIR = "quizzes/"
-IMAGE_DIR = "images/"
 
 MAX_BUNDLE_BYTES = 50 * 2**20  # The archive itself.
 MAX_ENTRIES = 2_000  # Files in one archive.
@@ -44,7 +44,7 @@ _DATE = (1980, 1, 1, 0, 0, 0)  # The earliest date a zip can hold: no clock in t
 _PERMISSIONS = 0o644 << 16
 _UNIX = 3
 _QUIZ_NAME = re.compile(r"quizzes/([a-z0-9-]+)\.yaml")
-_IMAGE_NAME = re.compile(r"images/[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
+_IMAGE_NAME = re.compile(re.escape(ARCHIVE_IMAGES) + r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def bundle_export() -> bytes:
         entries[f"{QUIZ_DIR}{quiz.slug}.yaml"] = quiz_file_dump(data).encode()
         for name in image_references(data):
             with default_storage.open(name, "rb") as image:
-                entries[IMAGE_DIR + posixpath.basename(name)] = image.read()
+                entries[ARCHIVE_IMAGES + posixpath.basename(name)] = image.read()
     return bundle_zip(entries)
 
 
@@ -118,8 +118,8 @@ def bundle_read(*, content: bytes) -> Bundle:
         images = {}
         for info in sorted(infos, key=lambda info: info.filename):
             data = _entry_read(archive, info)
-            if info.filename.startswith(IMAGE_DIR):
-                images[info.filename.removeprefix(IMAGE_DIR)] = data
+            if info.filename.startswith(ARCHIVE_IMAGES):
+                images[info.filename.removeprefix(ARCHIVE_IMAGES)] = data
                 continue
             try:
                 parsed = yaml_file_read(content=data)

@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 
 from quizzes.interchange import moodle_common as common
 from quizzes.interchange.moodle_common import MAX_QUESTIONS, ContentFileError, Origin, Parsed
+from quizzes.interchange.quizfile import ARCHIVE_IMAGES
 
 __all__ = [
     "MAX_BYTES",
@@ -360,7 +361,7 @@ def moodle_xml_parse(
     )
 
 
-_IMAGE_REFERENCE = re.compile(r"\]\(images/([^)\s]+)\)")
+_IMAGE_REFERENCE = re.compile(r"\]\(" + re.escape(ARCHIVE_IMAGES) + r"([^)\s]+)\)")
 
 
 @dataclass

@@ -19,7 +19,13 @@ from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
 from quizzes.markup import rendering as markup
-from quizzes.markup.images import IMAGE_DIR, ImageError, image_check, image_store, name_of_url
+from quizzes.markup.images import (
+    STORAGE_IMAGE_DIR,
+    ImageError,
+    image_check,
+    image_store,
+    name_of_url,
+)
 from quizzes.models import (
     Choice,
     ContentImage,
@@ -82,7 +88,7 @@ def quiz_file_dump(data: dict) -> str:
 # A quiz with images travels as a .zip: its YAML file and images/<name> for every image its
 # texts show (`/media/content/<name>`). These limits keep a hostile archive from filling the
 # memory or the disk before anything is checked.
-ARCHIVE_IMAGES = "images/"
+ARCHIVE_IMAGES = "images/"  # The folder of a quiz archive or bundle holding its images.
 ARCHIVE_MAX_FILES = 200
 ARCHIVE_MAX_BYTES = 50 * 1024 * 1024
 _IMAGE_BASENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
@@ -131,7 +137,7 @@ def quiz_archive_read(*, content: bytes) -> QuizArchive:
             message = gettext("unexpected file in the archive: only images/<name> may be there.")
             errors.append((info.filename, message))
             continue
-        images[posixpath.join(IMAGE_DIR, basename)] = archive.read(info)
+        images[posixpath.join(STORAGE_IMAGE_DIR, basename)] = archive.read(info)
     if errors:
         raise QuizFileError(errors)
     return QuizArchive(quiz_file_read(content=archive.read(yamls[0])), images)
