@@ -1,6 +1,7 @@
 """Fixtures shared by the tests; the data they make comes from tests/factories.py."""
 
 import pytest
+from django.utils import translation
 
 from guides.models import GuidePath
 from quizzes.models import Quiz
@@ -53,3 +54,13 @@ def editor_client(client, editor):
 def instructor_client(client, db):
     client.force_login(make_staff("instructor", "Instructors"))
     return client
+
+
+@pytest.fixture(autouse=True)
+def default_language(settings):
+    """Each test starts in the default language: a request to a /fr/ page leaves French active
+    in the thread (LocaleMiddleware activates, nothing deactivates), and a test after it that
+    reads messages outside a request would read them in French."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
