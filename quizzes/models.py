@@ -15,6 +15,7 @@ from modeltranslation.utils import build_localized_fieldname
 
 from guides.models import GuidePath
 from quizzes import kinds
+from quizzes.markup.images import STORAGE_IMAGE_DIR
 
 
 class Level(models.TextChoices):
@@ -474,7 +475,7 @@ class ContentImage(models.Model):
     text's own `![alt](…)` is what learners get, in that text's language.
     """
 
-    file = models.FileField(_("image"), upload_to="content", max_length=200, unique=True)
+    file = models.FileField(_("image"), upload_to=STORAGE_IMAGE_DIR, max_length=200, unique=True)
     alt = models.CharField(
         _("alt text"),
         max_length=300,

@@ -28,14 +28,6 @@ def pytest_report_header(config) -> str:
 
 
 @pytest.fixture(autouse=True)
-def no_language_left_active():
-    """A request's LocaleMiddleware leaves its language active in the thread: the next test
-    must not read its messages in French."""
-    yield
-    translation.deactivate()
-
-
-@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -62,3 +54,13 @@ def editor_client(client, editor):
 def instructor_client(client, db):
     client.force_login(make_staff("instructor", "Instructors"))
     return client
+
+
+@pytest.fixture(autouse=True)
+def default_language(settings):
+    """Each test starts in the default language: a request to a /fr/ page leaves French active
+    in the thread (LocaleMiddleware activates, nothing deactivates), and a test after it that
+    reads messages outside a request would read them in French."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)

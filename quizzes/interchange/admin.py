@@ -1,4 +1,5 @@
-"""The quiz admin's import pages (upload, preview, confirm) and its export action."""
+"""The quiz admin's import pages (upload, preview, confirm) and its export action, one mixin
+each."""
 
 from dataclasses import replace
 
@@ -29,29 +30,12 @@ from quizzes.interchange.importing import (
 )
 from quizzes.interchange.quizfile import QuizFileError, quiz_archive
 from quizzes.interchange.uploads import UploadGone, upload_discard, upload_keep, upload_take
-from quizzes.models import (
-    Quiz,
-)
+from quizzes.models import Quiz
 
 
-class QuizInterchangeMixin:
-    """The import pages and the export action of the quiz admin (a ModelAdmin of Quiz), kept
-    beside the formats they read and write rather than in the admin of quizzes."""
-
-    def get_urls(self):
-        return [
-            path(
-                "import/",
-                self.admin_site.admin_view(self.import_view),
-                name="quizzes_quiz_import",
-            ),
-            path(
-                "import/confirm/",
-                self.admin_site.admin_view(self.import_confirm_view),
-                name="quizzes_quiz_import_confirm",
-            ),
-            *super().get_urls(),
-        ]
+class QuizExportMixin:
+    """The export action of the quiz admin (a ModelAdmin of Quiz; name "export" in its
+    `actions`), kept beside the formats it writes rather than in the admin of quizzes."""
 
     @admin.action(description=_("Export as quiz files"), permissions=["view"])
     def export(self, request, queryset):
@@ -69,6 +53,26 @@ class QuizInterchangeMixin:
         response = HttpResponse(archive_write(files), content_type="application/zip")
         response["Content-Disposition"] = 'attachment; filename="quizzes.zip"'
         return response
+
+
+class QuizImportMixin:
+    """The import pages of the quiz admin (a ModelAdmin of Quiz): upload, preview and
+    confirm, at import/ and import/confirm/ (the change list links to them)."""
+
+    def get_urls(self):
+        return [
+            path(
+                "import/",
+                self.admin_site.admin_view(self.import_view),
+                name="quizzes_quiz_import",
+            ),
+            path(
+                "import/confirm/",
+                self.admin_site.admin_view(self.import_confirm_view),
+                name="quizzes_quiz_import_confirm",
+            ),
+            *super().get_urls(),
+        ]
 
     def import_view(self, request: HttpRequest):
         """Upload a file: the preview of what it would change, with a button to confirm."""

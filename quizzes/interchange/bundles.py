@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from quizzes.interchange.archive import archive_names, archive_read, archive_write
 from quizzes.interchange.errors import QuizFileError
 from quizzes.interchange.quizfile import (
+    ARCHIVE_IMAGES,
     guide_paths_export,
     image_references,
     quiz_export,
@@ -28,10 +29,9 @@ from quizzes.models import Quiz
 
 GUIDES_NAME = "guides.yaml"
 QUIZ_DIR = "quizzes/"
-IMAGE_DIR = "images/"
 
 _QUIZ_NAME = re.compile(r"quizzes/([a-z0-9-]+)\.yaml")
-_IMAGE_NAME = re.compile(r"images/[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
+_IMAGE_NAME = re.compile(re.escape(ARCHIVE_IMAGES) + r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def bundle_export() -> bytes:
         entries[f"{QUIZ_DIR}{quiz.slug}.yaml"] = quiz_file_dump(data).encode()
         for name in image_references(data):
             with default_storage.open(name, "rb") as image:
-                entries[IMAGE_DIR + posixpath.basename(name)] = image.read()
+                entries[ARCHIVE_IMAGES + posixpath.basename(name)] = image.read()
     return archive_write(entries)
 
 
@@ -71,8 +71,8 @@ def bundle_read(*, content: bytes) -> Bundle:
     quizzes = []
     images = {}
     for name, data in archive_read(content=content, name_problem=_layout_problem).items():
-        if name.startswith(IMAGE_DIR):
-            images[name.removeprefix(IMAGE_DIR)] = data
+        if name.startswith(ARCHIVE_IMAGES):
+            images[name.removeprefix(ARCHIVE_IMAGES)] = data
             continue
         try:
             parsed = yaml_file_read(content=data)

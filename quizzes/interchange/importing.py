@@ -28,6 +28,7 @@ from quizzes.interchange.gift import gift_parse
 from quizzes.interchange.moodle_common import Parsed, quiz_slug_for
 from quizzes.interchange.moodle_xml import moodle_xml_parse
 from quizzes.interchange.quizfile import (
+    ARCHIVE_IMAGES,
     QuizFileError,
     guide_paths_check,
     image_references,
@@ -36,7 +37,7 @@ from quizzes.interchange.quizfile import (
     quiz_file_check,
 )
 from quizzes.markup.images import (
-    IMAGE_DIR,
+    STORAGE_IMAGE_DIR,
     ImageError,
     image_check,
     image_name,
@@ -286,7 +287,8 @@ def _yaml_plan(planner: _Planner, data: dict) -> None:
 
 def _bundle_plan(planner: _Planner, bundle: bundles.Bundle) -> None:
     _images_plan(
-        planner, {posixpath.join(IMAGE_DIR, name): data for name, data in bundle.images.items()}
+        planner,
+        {posixpath.join(STORAGE_IMAGE_DIR, name): data for name, data in bundle.images.items()},
     )
     known = set()
     if bundle.guides is not None:
@@ -312,7 +314,7 @@ def _images_plan(planner: _Planner, images: dict[str, bytes]) -> None:
         try:
             image_check(data=data)
         except ImageError as error:
-            planner.problems.append((bundles.IMAGE_DIR + posixpath.basename(name), str(error)))
+            planner.problems.append((ARCHIVE_IMAGES + posixpath.basename(name), str(error)))
             continue
         planner.images[name] = data
 
@@ -504,9 +506,9 @@ def _moodle_images(planner: _Planner, parsed: Parsed) -> Parsed:
         try:
             stored = image_name(data=data, extension=image_check(data=data))
         except ImageError as error:
-            planner.problems.append((bundles.IMAGE_DIR + name, str(error)))
+            planner.problems.append((ARCHIVE_IMAGES + name, str(error)))
             continue
-        urls[f"]({bundles.IMAGE_DIR}{name})"] = f"]({image_url(stored)})"
+        urls[f"]({ARCHIVE_IMAGES}{name})"] = f"]({image_url(stored)})"
         _images_plan(planner, {stored: data})
 
     def pointed(value):

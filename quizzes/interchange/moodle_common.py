@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from quizzes.interchange.quizfile import QuizFileError
+from quizzes.interchange.quizfile import ARCHIVE_IMAGES, QuizFileError
 
 SLUG_MAX_LENGTH = 100  # Quiz.slug's max_length.
 # Limits that keep reading any file within the size limit to about a second.
@@ -231,7 +231,7 @@ def pluginfile_name(reference: str) -> str:
 
 def image_reference(name: str) -> str:
     """How our Markdown refers to an imported file: "images/my%20pic.png"."""
-    return "images/" + quote(name)
+    return ARCHIVE_IMAGES + quote(name)
 
 
 def html_to_markdown(text: str, *, image_src: Callable[[str], str] | None = None) -> Converted:

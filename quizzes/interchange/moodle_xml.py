@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 from quizzes import kinds
 from quizzes.interchange import moodle_common as common
 from quizzes.interchange.moodle_common import MAX_QUESTIONS, ContentFileError, Origin, Parsed
+from quizzes.interchange.quizfile import ARCHIVE_IMAGES
 from quizzes.kinds.choices import weight_text
 
 __all__ = [
@@ -304,7 +305,7 @@ def moodle_xml_parse(
     )
 
 
-_IMAGE_REFERENCE = re.compile(r"\]\(images/([^)\s]+)\)")
+_IMAGE_REFERENCE = re.compile(r"\]\(" + re.escape(ARCHIVE_IMAGES) + r"([^)\s]+)\)")
 
 
 @dataclass

@@ -19,7 +19,7 @@ from quizzes import kinds
 from quizzes.interchange.archive import archive_read, archive_write, is_zip
 from quizzes.interchange.errors import QuizFileError
 from quizzes.markup import rendering as markup
-from quizzes.markup.images import IMAGE_DIR, ImageError, image_check, name_of_url
+from quizzes.markup.images import STORAGE_IMAGE_DIR, ImageError, image_check, name_of_url
 from quizzes.models import (
     Choice,
     Level,
@@ -84,7 +84,7 @@ def quiz_archive_read(*, content: bytes) -> QuizArchive:
         message = gettext("The archive must hold one .yaml quiz file at its top, and images/.")
         raise QuizFileError([("", message)])
     images = {
-        posixpath.join(IMAGE_DIR, name.removeprefix(ARCHIVE_IMAGES)): data
+        posixpath.join(STORAGE_IMAGE_DIR, name.removeprefix(ARCHIVE_IMAGES)): data
         for name, data in files.items()
         if name.startswith(ARCHIVE_IMAGES)
     }

@@ -174,19 +174,16 @@ def attempt_steps(*, attempt: Attempt, quiz: QuizContent) -> tuple[Step, ...]:
     return _steps(attempt, quiz, attempt.answers.order_by().values_list(*_ANSWER_FIELDS))
 
 
-_QUIZ_STAMP = (
-    Quiz.objects.filter(slug=Placeholder("slug")).order_by().values_list("pk", "updated_at")
-)
-_ANY_QUIZ_STAMP = CompiledQuery(_QUIZ_STAMP)  # For editors, who preview unpublished ones.
-_PUBLISHED_QUIZ_STAMP = CompiledQuery(_QUIZ_STAMP.filter(is_published=True))
-
-
 def quiz_for_learner(*, slug: str, can_preview: bool) -> QuizContent | None:
     """The quiz at `slug` if it is published, or if the visitor may preview it (editors)."""
-    rows = (_ANY_QUIZ_STAMP if can_preview else _PUBLISHED_QUIZ_STAMP)(slug=slug)
+    quizzes = Quiz.objects.filter(slug=slug)
+    if not can_preview:
+        quizzes = quizzes.filter(is_published=True)
+    rows = list(quizzes.order_by().values_list("pk", "updated_at"))
     if not rows:
         return None
-    return quiz_content(quiz_id=rows[0].pk, updated_at=rows[0].updated_at)
+    ((quiz_id, updated_at),) = rows
+    return quiz_content(quiz_id=quiz_id, updated_at=updated_at)
 
 
 @dataclass(frozen=True)

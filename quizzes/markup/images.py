@@ -19,7 +19,11 @@ from django.core.files.storage import default_storage
 from django.utils.translation import gettext
 from PIL import Image, UnidentifiedImageError
 
-IMAGE_DIR = "content"
+# The folder of the site's storage (MEDIA_ROOT here, a bucket elsewhere) that holds the uploaded
+# images: `content/<hash>.png`, at /media/content/… in the texts. Its name is older than the
+# quiz archives' `images/` folder (interchange's ARCHIVE_IMAGES), and stays: stored files and
+# every text's URLs carry it.
+STORAGE_IMAGE_DIR = "content"
 # What browsers show and Pillow can check; SVG is refused: it can carry script.
 FORMATS = {"PNG": "png", "JPEG": "jpg", "GIF": "gif", "WEBP": "webp"}
 # A small file can still decode to a huge bitmap (a "decompression bomb").
@@ -66,7 +70,7 @@ def image_check(*, data: bytes) -> str:
 def image_name(*, data: bytes, extension: str) -> str:
     """The storage name of an image: its content's hash, so equal bytes get equal names."""
     digest = hashlib.sha256(data).hexdigest()[:24]
-    return posixpath.join(IMAGE_DIR, f"{digest}.{extension}")
+    return posixpath.join(STORAGE_IMAGE_DIR, f"{digest}.{extension}")
 
 
 def image_url(name: str) -> str:
@@ -83,11 +87,11 @@ def image_store(*, name: str, data: bytes) -> None:
 
 def name_of_url(url: str) -> str | None:
     """The storage name an image URL in a text points to, or None when it isn't ours."""
-    prefix = settings.MEDIA_URL + IMAGE_DIR + "/"
+    prefix = settings.MEDIA_URL + STORAGE_IMAGE_DIR + "/"
     if not url.startswith(prefix):
         return None
     name = url.removeprefix(settings.MEDIA_URL)
     basename = posixpath.basename(name)
-    if posixpath.dirname(name) != IMAGE_DIR or not basename or basename.startswith("."):
+    if posixpath.dirname(name) != STORAGE_IMAGE_DIR or not basename or basename.startswith("."):
         return None
     return name

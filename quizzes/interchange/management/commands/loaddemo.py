@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand
 
 from quizzes.interchange.importing import guide_paths_import, quiz_import
 from quizzes.interchange.quizfile import quiz_file_read
-from quizzes.markup.images import IMAGE_DIR
+from quizzes.markup.images import STORAGE_IMAGE_DIR
 
 DEMO_DIR = Path(__file__).resolve().parents[3] / "demo"
 
@@ -17,7 +17,7 @@ class Command(BaseCommand):
         guides = guide_paths_import(data=quiz_file_read(content=guides_file.read_bytes()))
         # The demo's images, as a quiz file's .zip would bring them (quizzes/demo/images/).
         images = {
-            f"{IMAGE_DIR}/{path.name}": path.read_bytes()
+            f"{STORAGE_IMAGE_DIR}/{path.name}": path.read_bytes()
             for path in sorted((DEMO_DIR / "images").glob("*.png"))
         }
         quizzes = [
