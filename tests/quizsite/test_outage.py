@@ -21,6 +21,10 @@ from tests.quizsite.servers import (
     wait_for_http,
 )
 
+# The throwaway cluster's folder (var/postgres-throwaway) and the collected static files are
+# one per checkout: these tests take turns, on one pytest-xdist worker.
+pytestmark = pytest.mark.xdist_group("throwaway-postgres")
+
 
 def get(url: str) -> tuple[int, str]:
     try:
