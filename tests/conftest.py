@@ -1,6 +1,7 @@
 """Fixtures shared by the tests; the data they make comes from tests/factories.py."""
 
 import pytest
+from django.utils import translation
 
 from guides.models import GuidePath
 from quizzes.models import Quiz
@@ -24,6 +25,16 @@ def pytest_report_header(config) -> str:
     from django.conf import settings
 
     return f"database: {settings.DATABASES['default']['ENGINE']}"
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the default language, whatever ran before it in this thread: a
+    request in French leaves French active after the response (LocaleMiddleware activates it
+    and nothing turns it off), and so does a test's `translation.activate`."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
