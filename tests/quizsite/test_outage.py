@@ -21,8 +21,8 @@ from tests.quizsite.servers import (
     wait_for_http,
 )
 
-# The throwaway cluster's folder (var/postgres-throwaway) and the collected static files are
-# one per checkout: these tests take turns, on one pytest-xdist worker.
+# The collected static files (var/static/) are one per checkout, and the timings below want the
+# machine to themselves as far as they can have it: these tests take turns, on one worker.
 pytestmark = pytest.mark.xdist_group("throwaway-postgres")
 
 
