@@ -22,8 +22,11 @@ DURATION ?= 20
 # Compose specification's schema for tests/quizsite/test_deployment.py. npm skips vnu-jar's
 # install script, which would download a Java runtime of its own.
 BROWSER_TOOLS := /usr/bin/chromium /usr/bin/java node_modules/.installed
+# Each pytest run: one pytest-xdist worker per core, each with its own test database, browser
+# and live server (a group marked xdist_group stays on one worker); the 15 slowest printed.
+PYTEST_ARGS ?= -n auto --dist loadgroup --durations=15
 
-.PHONY: run test lint format messages serve stop bench bench-reports
+.PHONY: run test test-random lint format messages serve stop bench bench-reports
 
 run: $(VENV)/.installed $(CATALOGUES)
 	@mkdir -p var
@@ -34,19 +37,27 @@ run: $(VENV)/.installed $(CATALOGUES)
 
 # The suite runs on SQLite, then on a private PostgreSQL server it starts on a free port and
 # stops (a larger pool: the race tests' threads and the browser tests' live server share one
-# process), then on SQLite again under the newest Django 6.
+# process; each worker has a pool and a test database of its own), then on SQLite again under
+# the newest Django 6. The order is the same every run; `make test-random` shuffles it.
 test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	@mkdir -p var
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_ARGS)
 	export QUIZSITE_PG_PORT=$${QUIZSITE_PG_PORT:-$$(scripts/free-port)}; scripts/postgres start && \
-	  DATABASE_URL=$$(scripts/postgres url) DATABASE_POOL_MAX_SIZE=8 $(BIN)/pytest; \
+	  DATABASE_URL=$$(scripts/postgres url) DATABASE_POOL_MAX_SIZE=8 $(BIN)/pytest $(PYTEST_ARGS); \
 	  status=$$?; scripts/postgres stop; exit $$status
 	$(VENV_NEW)/bin/python -c 'import sys, django; print("Python", sys.version.split()[0], "Django", django.__version__)'
-	$(VENV_NEW)/bin/pytest
+	$(VENV_NEW)/bin/pytest $(PYTEST_ARGS)
+
+# The suite on SQLite in a random order (pytest-randomly), to find a test that depends on what
+# ran before it. It prints the order's seed ("Using --randomly-seed=N"); SEED=N runs that
+# order again.
+test-random: $(VENV)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
+	@mkdir -p var
+	$(BIN)/pytest -p randomly $(if $(SEED),--randomly-seed=$(SEED)) $(PYTEST_ARGS)
 
 # The production-like site: PostgreSQL, production settings, gunicorn in the background.
 serve: $(VENV)/.installed $(CATALOGUES) var/secret_key

@@ -28,6 +28,16 @@ def pytest_report_header(config) -> str:
 
 
 @pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the default language, whatever ran before it in this thread: a
+    request in French leaves French active after the response (LocaleMiddleware activates it
+    and nothing turns it off), and so does a test's `translation.activate`."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

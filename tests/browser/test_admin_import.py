@@ -4,8 +4,7 @@ import pytest
 from playwright.sync_api import Page
 
 from quizzes.models import Quiz
-from tests.browser.conftest import t
-from tests.browser.test_pages import admin_import_preview
+from tests.browser.helpers import admin_import_preview, t
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.helpers import screenshot
 
 PASSWORD = "a long enough passphrase"
 

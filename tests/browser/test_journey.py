@@ -12,7 +12,7 @@ from django.utils import translation
 from playwright.sync_api import Page, expect
 
 from quizzes.models import Attempt, AttemptKind, Quiz
-from tests.browser.conftest import LANGUAGES, screenshot, t
+from tests.browser.helpers import LANGUAGES, screenshot, t
 from tests.factories import choice_of, make_multiple, make_quiz
 
 MISSED = 2  # The question the learner gets wrong: 7 / 8, which passes.

@@ -1,4 +1,4 @@
-"""Every page kind, in every language: no axe-core violation, valid HTML, usable at 320 px.
+"""Every page kind, in every language: valid HTML, no axe-core violation, usable at 320 px.
 
 PAGES is the list these checks walk. To check another page, add a function that opens it
 in the browser and returns the navigation's response (the HTML the server sent), then list
@@ -15,12 +15,13 @@ from playwright.sync_api import Page, Response, expect
 
 from guides.models import GuidePath
 from quizzes.models import Answer
-from tests.browser.conftest import (
+from tests.browser.helpers import (
     LANGUAGES,
+    admin_import_preview,
     axe_violations,
     document_of,
-    nu_errors,
     screenshot,
+    settle,
     t,
 )
 from tests.factories import make_multiple, make_quiz, question_url, results_url
@@ -198,42 +199,6 @@ def quiz_report_filtered(page: Page, browser_attempt, lang: str) -> Response:
     )
 
 
-ADMIN_PASSWORD = "a long enough passphrase"
-# A GIFT file of a new category: one question imported, one imported with a loss, one left out.
-IMPORT_GIFT = b"""$CATEGORY: $course$/top/Networks
-
-::Ports::Which port does HTTP use?{=80 ~21 ~443}
-
-::Weights::Which are transport protocols?{~%50%TCP ~%50%UDP ~%-100%IP}
-
-What is 2 + 2?{#4}
-"""
-
-
-def sign_in_to_admin(page: Page, lang: str) -> None:
-    """A superuser signed in to the admin, which speaks the browser's language."""
-    from django.contrib.auth.models import User
-
-    if not User.objects.filter(username="admin").exists():
-        User.objects.create_superuser("admin", password=ADMIN_PASSWORD)
-    page.set_extra_http_headers({"Accept-Language": lang})
-    page.goto("/admin/login/?next=/admin/")
-    page.locator("#id_username").fill("admin")
-    page.locator("#id_password").fill(ADMIN_PASSWORD)
-    with page.expect_navigation():
-        page.locator("input[type=submit]").click()
-
-
-def admin_import_preview(page: Page, browser_attempt, lang: str) -> Response:
-    sign_in_to_admin(page, lang)
-    page.goto("/admin/quizzes/quiz/import/")
-    upload = {"name": "networks.gift", "mimeType": "text/plain", "buffer": IMPORT_GIFT}
-    page.locator("#id_file").set_input_files(upload)
-    with page.expect_navigation() as navigation:
-        page.locator("input[type=submit].default").click()
-    return navigation.value
-
-
 def progress(page: Page, browser_attempt, lang: str) -> Response:
     browser_attempt(answered=8, lang=lang)
     return page.goto(f"/{lang}/progress/")
@@ -396,18 +361,13 @@ def kept_uploads(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
 
 
-@pytest.fixture(scope="module")
-def served() -> dict[str, str]:
-    """The HTML the server sent for each page the tests below opened, for the Nu checker."""
-    return {}
-
-
-def _open(open_page, page, browser_attempt, lang, served) -> None:
+def _open(open_page, page, browser_attempt, lang) -> str:
+    """Opens the page; returns its HTML as the server sent it (as the script left it, for the
+    pages the script changes)."""
     response = open_page(page, browser_attempt, lang)
     assert response.status == STATUS.get(open_page.__name__, 200), page.url
     assert page.locator("html").get_attribute("lang") == lang
-    name = open_page.__name__
-    served[f"{name}-{lang}"] = page.content() if name in SCRIPTED else document_of(response)
+    return page.content() if open_page.__name__ in SCRIPTED else document_of(response)
 
 
 # Every link, button and form field must be on screen at 320 px and the topmost thing where
@@ -435,40 +395,29 @@ BLOCKED_CONTROLS = """() => {
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("open_page", PAGES)
-def test_page_is_accessible_in_light_and_dark_and_fits_320_px(
-    page, browser_attempt, served, open_page, lang
+def test_page_is_valid_and_accessible_in_light_and_dark_and_fits_320_px(
+    page, browser_attempt, nu_checker, open_page, lang
 ):
     name = f"{open_page.__name__}-{lang}"
     refused = []
     page.on("console", lambda m: "Content Security Policy" in m.text and refused.append(m.text))
-    _open(open_page, page, browser_attempt, lang, served)
-    problems = {}
+    html = _open(open_page, page, browser_attempt, lang)
+    problems = {"Nu Html Checker": nu_checker.errors(html)}
     screenshot(page, name)
     problems["axe, light"] = axe_violations(page)
     page.emulate_media(color_scheme="dark")
+    settle(page)
     screenshot(page, f"{name}-dark", full_page=False)
     problems["axe, dark"] = axe_violations(page)
     page.emulate_media(color_scheme="light")
     page.set_viewport_size({"width": 320, "height": 640})
+    settle(page)
     screenshot(page, f"{name}-320px")
     problems["axe, 320 px"] = axe_violations(page)
     problems["wider than 320 px"] = page.evaluate("document.documentElement.scrollWidth > 320")
     problems["controls out of reach at 320 px"] = page.evaluate(BLOCKED_CONTROLS)
     problems["refused by the Content-Security-Policy"] = refused
     assert {what: found for what, found in problems.items() if found} == {}
-
-
-def test_every_page_is_valid_html(page, context, browser_attempt, served, tmp_path):
-    """Checks every page in every language in one run of the checker (a JVM start is slow).
-
-    Runs after the tests above, which leave it the pages they opened; run alone, it opens them.
-    """
-    for param in PAGES:
-        for lang in LANGUAGES:
-            if f"{param.values[0].__name__}-{lang}" not in served:
-                context.clear_cookies()
-                _open(param.values[0], page, browser_attempt, lang, served)
-    assert nu_errors(served, tmp_path) == {}
 
 
 RICH_CONTENT_SIZES = """() => {

@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from quizzes.markup.rendering import render
 from quizzes.models import Attempt, Quiz
-from tests.browser.conftest import focus_is_visible, focused, screenshot, t
+from tests.browser.helpers import focus_is_visible, focused, screenshot, t
 from tests.factories import choice_of
 
 WRONG = {3, 6}  # the learner gets these questions wrong: 6 / 8, which passes the 70 % mark

@@ -39,7 +39,9 @@ class ThrowawayPostgres:
 
     def __init__(self) -> None:
         self.port = free_port()
-        self.folder = ROOT / "var" / "postgres-throwaway"
+        # A folder of its own too: one a previous test stopped or killed a cluster in can keep
+        # its postmaster.pid, which the next start takes for a server still running.
+        self.folder = ROOT / "var" / f"postgres-throwaway-{self.port}"
         self.url = f"postgres://postgres@127.0.0.1:{self.port}/quizsite"
 
     def run(self, command: str) -> None:

@@ -21,6 +21,10 @@ from tests.quizsite.servers import (
     wait_for_http,
 )
 
+# The collected static files (var/static/) are one per checkout, and the timings below want the
+# machine to themselves as far as they can have it: these tests take turns, on one worker.
+pytestmark = pytest.mark.xdist_group("throwaway-postgres")
+
 
 def get(url: str) -> tuple[int, str]:
     try:

@@ -1,0 +1,185 @@
+"""What the browser tests share besides fixtures: the tools' paths, the checks they run on a
+page (axe-core, the Nu Html Checker, the focus), screenshots, and the pages that more than one
+test module opens. The fixtures are in conftest.py."""
+
+import json
+import socket
+import subprocess
+import time
+import urllib.request
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.utils import translation
+from playwright.sync_api import Page, Response
+
+CHROMIUM = "/usr/bin/chromium"
+# Headless, no sandbox (we run as root), and nothing that reaches for the network on its own.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+NODE_MODULES = settings.BASE_DIR / "node_modules"
+AXE = NODE_MODULES / "axe-core" / "axe.min.js"
+VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
+SCREENSHOTS = settings.BASE_DIR / "var" / "screenshots"
+DEMO_QUIZ = "data-parallelism-quiz"
+LANGUAGES = [code for code, _name in settings.LANGUAGES]
+
+
+def t(lang: str, message: str, **values) -> str:
+    """The site's own translation of `message`, as the page in `lang` shows it."""
+    with translation.override(lang):
+        return translation.gettext(message) % values if values else translation.gettext(message)
+
+
+def settle(page: Page) -> None:
+    """Waits until the page's CSS transitions and animations have run to their end.
+
+    A change of colour scheme or width (or a hover) starts the transitions of the colours
+    (Django's admin fades its links' colours in 0.15 s): measured before they end, a contrast
+    is neither the old colours' nor the new ones', and depends on how busy the machine is.
+    """
+    page.evaluate(
+        "() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))"
+    )
+
+
+def axe_violations(page: Page) -> list[str]:
+    """Every axe-core violation on the page, whatever its impact, one line each."""
+    # Through the DevTools protocol, which the page's Content-Security-Policy does not govern:
+    # a <script> tag added to the page would be inline script, which it refuses.
+    settle(page)
+    page.evaluate(AXE.read_text())
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{violation['id']} ({violation['impact']}): {node['target']} {node['failureSummary']}"
+        for violation in result["violations"]
+        for node in violation["nodes"]
+    ]
+
+
+class NuChecker:
+    """The Nu Html Checker as a web service on a free loopback port, one JVM for the whole run
+    (a JVM start takes seconds): started at once, waited for on the first check."""
+
+    def __init__(self) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/?out=json"
+        self.process = subprocess.Popen(
+            [
+                "java",
+                "-Dnu.validator.servlet.bind-address=127.0.0.1",
+                "-cp",
+                str(VNU),
+                "nu.validator.servlet.Main",
+                str(self.port),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.ready = False
+
+    def _wait_until_ready(self, seconds: float = 120) -> None:
+        deadline = time.monotonic() + seconds
+        while not self.ready:
+            assert self.process.poll() is None, "the Nu Html Checker stopped"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=5):
+                    self.ready = True
+            except OSError:
+                assert time.monotonic() < deadline, "the Nu Html Checker did not start"
+                time.sleep(0.25)
+
+    def errors(self, html: str) -> list[str]:
+        """The checker's errors in an HTML document, one line each."""
+        self._wait_until_ready()
+        request = urllib.request.Request(
+            self.url,
+            data=html.encode(),
+            headers={"Content-Type": "text/html; charset=utf-8"},
+        )
+        with urllib.request.urlopen(request, timeout=60) as response:
+            messages = json.load(response)["messages"]
+        return [
+            f"line {message.get('lastLine')}: {message['message']}"
+            for message in messages
+            if message["type"] in {"error", "non-document-error"}
+        ]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def focus_is_visible(page: Page) -> bool:
+    """Something other than the page itself has the focus, and it shows an outline."""
+    return page.evaluate(
+        """() => {
+            const element = document.activeElement;
+            if (!element || element === document.body) return false;
+            const style = getComputedStyle(element);
+            return style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+        }"""
+    )
+
+
+def focused(page: Page) -> str:
+    """A short description of the focused element, for assertion messages."""
+    return page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return `${e.tagName.toLowerCase()}#${e.id} ${e.textContent.trim().slice(0, 60)}`; }"
+    )
+
+
+def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """Saved in var/screenshots/ for a person to look at."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=full_page)
+
+
+def document_of(response: Response | None) -> str:
+    assert response is not None
+    return response.text()
+
+
+ADMIN_PASSWORD = "a long enough passphrase"
+# A GIFT file of a new category: one question imported, one imported with a loss, one left out.
+IMPORT_GIFT = b"""$CATEGORY: $course$/top/Networks
+
+::Ports::Which port does HTTP use?{=80 ~21 ~443}
+
+::Weights::Which are transport protocols?{~%50%TCP ~%50%UDP ~%-100%IP}
+
+What is 2 + 2?{#4}
+"""
+
+
+def sign_in_to_admin(page: Page, lang: str) -> None:
+    """A superuser signed in to the admin, which speaks the browser's language."""
+    if not User.objects.filter(username="admin").exists():
+        User.objects.create_superuser("admin", password=ADMIN_PASSWORD)
+    page.set_extra_http_headers({"Accept-Language": lang})
+    page.goto("/admin/login/?next=/admin/")
+    page.locator("#id_username").fill("admin")
+    page.locator("#id_password").fill(ADMIN_PASSWORD)
+    with page.expect_navigation():
+        page.locator("input[type=submit]").click()
+
+
+def admin_import_preview(page: Page, browser_attempt, lang: str) -> Response:
+    """The admin's preview of IMPORT_GIFT, uploaded by a superuser speaking `lang`."""
+    sign_in_to_admin(page, lang)
+    page.goto("/admin/quizzes/quiz/import/")
+    upload = {"name": "networks.gift", "mimeType": "text/plain", "buffer": IMPORT_GIFT}
+    page.locator("#id_file").set_input_files(upload)
+    with page.expect_navigation() as navigation:
+        page.locator("input[type=submit].default").click()
+    return navigation.value
