@@ -64,13 +64,3 @@ def editor_client(client, editor):
 def instructor_client(client, db):
     client.force_login(make_staff("instructor", "Instructors"))
     return client
-
-
-@pytest.fixture(autouse=True)
-def default_language(settings):
-    """Each test starts in the default language: a request to a /fr/ page leaves French active
-    in the thread (LocaleMiddleware activates, nothing deactivates), and a test after it that
-    reads messages outside a request would read them in French."""
-    translation.activate(settings.LANGUAGE_CODE)
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
