@@ -8,6 +8,7 @@ class QuizsiteConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_login_failed
 
+        from . import lookups  # noqa: F401 (registers the integer `in` lookup)
         from .signin import release_in_flight
 
         # After axes' receiver (axes comes first in INSTALLED_APPS): the failure is recorded

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
+from quizsite.adminsearch import BoundedSearchMixin
 from quizzes.admin.common import RecordedDeleteMixin, count, count_column, regraded_message
 from quizzes.admin.forms import ContentForm, PositionForm, QuestionInlineFormSet
 from quizzes.admin.publishing import QuizPublishingMixin
@@ -66,6 +67,7 @@ class QuizAdmin(
     QuizTranslationStatusMixin,
     QuizImportMixin,
     QuizExportMixin,
+    BoundedSearchMixin,
     TabbedTranslationAdmin,
 ):
     """Quizzes, their questions inline. Each concern comes from a mixin: publishing

@@ -2,13 +2,14 @@
 
 from django.contrib import admin
 
+from quizsite.adminsearch import BoundedSearchMixin
 from quizzes.models import (
     Answer,
     Attempt,
 )
 
 
-class RecordedAdmin(admin.ModelAdmin):
+class RecordedAdmin(BoundedSearchMixin, admin.ModelAdmin):
     """What learners recorded is read, never written, in the admin."""
 
     def has_add_permission(self, request):

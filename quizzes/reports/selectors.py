@@ -82,7 +82,7 @@ def _in_report(quiz: Quiz, report_filter: ReportFilter, prefix: str = "") -> Q:
     if report_filter.date_from:
         start = datetime.combine(report_filter.date_from, time.min)
         kept &= Q(**{f"{prefix}started_at__gte": timezone.make_aware(start)})
-    if report_filter.date_to:
+    if report_filter.date_to and report_filter.date_to < date.max:  # Through that day.
         end = datetime.combine(report_filter.date_to + timedelta(days=1), time.min)
         kept &= Q(**{f"{prefix}started_at__lt": timezone.make_aware(end)})
     if report_filter.language:

@@ -1,0 +1,21 @@
+"""The admin's search box takes a bounded text.
+
+A search is a LIKE per search field and word: SQLite refuses a pattern over 50,000 bytes
+("LIKE or GLOB pattern too complex", an OperationalError that read as the database being
+down), and PostgreSQL scans with whatever it is given. Every ModelAdmin with search_fields
+takes this mixin (tests/quizsite/test_edge_values.py checks it).
+"""
+
+from django.contrib import admin, messages
+from django.utils.translation import gettext
+
+MAX_SEARCH_LENGTH = 200
+
+
+class BoundedSearchMixin(admin.ModelAdmin):
+    def get_search_results(self, request, queryset, search_term):
+        if len(search_term) > MAX_SEARCH_LENGTH:
+            message = gettext("A search takes at most %(count)s characters: nothing was searched.")
+            self.message_user(request, message % {"count": MAX_SEARCH_LENGTH}, messages.ERROR)
+            return queryset.none(), False
+        return super().get_search_results(request, queryset, search_term)

@@ -1,0 +1,267 @@
+"""Every field of every form the site shows, sent with each edge value: never a 5xx, and a
+refused request changes nothing that was recorded.
+
+Not a sample: the forms are read from the pages themselves (the learner's pages, the
+reports and the editors' admin), so a new form or field is covered without being listed
+here, and each of their fields is sent every value of EDGES in turn, the other fields as
+the page filled them. Where tests/quizsite/test_fuzz.py generates requests at random, this
+walks the whole cross product.
+"""
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
+
+import pytest
+from django.contrib.admin import site
+from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
+from django.test import Client
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from guides.models import GuidePath
+from quizsite.adminsearch import BoundedSearchMixin
+from quizzes.models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
+from tests.factories import answer, choice_of, make_guide, make_quiz, make_staff, start
+
+CSVS = ("report_attempts_csv", "report_questions_csv")
+RECORDED = (GuidePath, Quiz, Question, Choice, Attempt, Answer, AnswerChoice)
+# Each field gets all of them, whatever it is meant to hold: a number field a date, a date
+# field a 5,000-digit number.
+EDGES = [
+    "",
+    "-1",
+    "9223372036854775808",  # One past the largest 64-bit integer.
+    "1" + "0" * 5000,  # A 5,000-digit number.
+    "1e309",  # Infinite as a float.
+    "0001-01-01",
+    "9999-12-31",  # The largest date.
+    "a\x00b",  # NUL.
+    "\ud800",  # A lone surrogate: sent as its (invalid) UTF-8 bytes.
+    "x" * 100_000,
+    "../%2e%2e/<b>",
+]
+
+
+@dataclass
+class Form:
+    page: str
+    action: str
+    method: str
+    fields: list[tuple[str, str]] = field(default_factory=list)  # In the page's order.
+
+    @property
+    def names(self) -> list[str]:
+        """The names to vary: those of an admin inline's first row stand for every row's."""
+        names = {}
+        for name, _value in self.fields:
+            names.setdefault(re.sub(r"-(\d+|__prefix__)-", "-0-", name), name)
+        return list(names.values())
+
+
+class _Forms(HTMLParser):
+    """The forms of a page, each field with the value the page gives it (a browser's
+    submission: the checked boxes, each select's selected or first option)."""
+
+    def __init__(self, page: str):
+        super().__init__()
+        self.page = page
+        self.forms: list[Form] = []
+        self.links: list[Form] = []
+        self._select: tuple[str, list[str], str | None] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            action = urljoin(self.page, attrs.get("action") or self.page)
+            self.forms.append(Form(self.page, action, (attrs.get("method") or "get").upper()))
+        elif tag == "a" and "?" in (attrs.get("href") or ""):  # A link's query is a form too.
+            link = urlsplit(urljoin(self.page, attrs["href"]))
+            if not link.netloc or link.netloc == "testserver":
+                form = Form(self.page, link._replace(query="").geturl(), "GET")
+                form.fields = parse_qsl(link.query, keep_blank_values=True)
+                self.links.append(form)
+        if not self.forms or "name" not in attrs:
+            if tag == "option" and self._select is not None:
+                self._option(attrs)
+            return
+        name, current = attrs["name"], self.forms[-1]
+        if tag == "input":
+            kind = attrs.get("type", "text")
+            if kind == "checkbox":  # Sent when ticked; varied all the same.
+                current.fields.append(
+                    (name, attrs.get("value", "on") if "checked" in attrs else None)
+                )
+            elif kind == "radio":
+                if "checked" in attrs or not any(n == name for n, _v in current.fields):
+                    current.fields.append((name, attrs.get("value", "on")))
+            elif kind not in ("file", "submit", "button", "image", "reset"):
+                current.fields.append((name, attrs.get("value", "")))
+        elif tag == "textarea":
+            current.fields.append((name, ""))
+        elif tag == "select":
+            self._select = (name, [], None)
+        elif tag == "button" and attrs.get("value") is not None:
+            current.fields.append((name, attrs["value"]))
+
+    def _option(self, attrs):
+        name, options, selected = self._select
+        value = attrs.get("value", "")
+        options.append(value)
+        if "selected" in attrs:
+            selected = value
+        self._select = (name, options, selected)
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self._select is not None and self.forms:
+            name, options, selected = self._select
+            if options:
+                self.forms[-1].fields.append(
+                    (name, selected if selected is not None else options[0])
+                )
+            self._select = None
+
+
+def forms_of(client: Client, url: str) -> list[Form]:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    parser = _Forms(url)
+    parser.feed(response.content.decode())
+    # Signing out would end the walk; the sign-out view takes no field.
+    return [form for form in parser.forms + parser.links if "logout" not in form.action]
+
+
+def _recorded() -> dict[str, int]:
+    return {model.__name__: model.objects.count() for model in RECORDED}
+
+
+def _send(client: Client, form: Form, fields: list[tuple[str, str]]):
+    body = urlencode(fields, encoding="utf-8", errors="surrogatepass")
+    path = urlsplit(form.action)._replace(scheme="", netloc="", query="").geturl()
+    if form.method == "GET":
+        return client.get(f"{path}?{body}")
+    return client.post(path, body, content_type="application/x-www-form-urlencoded")
+
+
+def _each_edge(client: Client, forms: list[Form]) -> None:
+    """Send every field of every form each edge value; no 5xx, nothing changed by a 4xx."""
+    failures = []
+    for form in forms:
+        for name in form.names:
+            for edge in EDGES:
+                fields = [(n, edge if n == name else value) for n, value in form.fields]
+                fields = [(n, value) for n, value in fields if value is not None]
+                before = _recorded()
+                response = _send(client, form, fields)
+                if response.streaming:  # An export: an error while it streams counts too.
+                    try:
+                        b"".join(response.streaming_content)
+                    except Exception as error:
+                        failures.append((form.action, name, edge[:20], repr(error)[:80]))
+                status = response.status_code
+                where = (form.method, form.action, name, edge[:20], status)
+                if status >= 500 or (status >= 400 and _recorded() != before):
+                    failures.append(where)
+    assert not failures, "\n".join(map(repr, failures))
+
+
+@pytest.fixture
+def content(db):
+    guide = make_guide()
+    quiz = make_quiz(questions=2, guide=guide)
+    return guide, quiz
+
+
+def test_every_learner_form_takes_every_edge_value(content):
+    guide, quiz = content
+    learner = Client(raise_request_exception=False)
+    attempt = start(learner, quiz)
+    done = start(learner, make_quiz(slug="done", questions=1))
+    answer(learner, done, 1, choice_of(done.quiz, 1, correct=False))
+    user = User.objects.create_user("edge-learner", "edge@example.com", "not-used")
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    reset = reverse("password_reset_confirm", args=[uid, default_token_generator.make_token(user)])
+    pages = [
+        reverse("home"),
+        reverse("quiz_detail", args=[quiz.slug]),
+        reverse("guide_detail", args=[guide.slug]),
+        attempt.question_url(1),
+        reverse("results", args=[done.public_id]),
+        reverse("login"),
+        reverse("signup"),
+        reverse("password_reset"),
+        learner.get(reset).url,  # Django's reset page moves its token into the session.
+    ]
+    forms = [form for page in pages for form in forms_of(learner, page)]
+    signed_in = Client(raise_request_exception=False)
+    signed_in.force_login(user)
+    own = forms_of(signed_in, reverse("account_delete")) + forms_of(signed_in, reverse("progress"))
+    names = {name for form in forms + own for name in form.names}
+    assert {"choice", "start_over", "username", "password1", "email", "new_password1"} <= names
+    assert {"attempts", "password"} <= names
+    _each_edge(learner, forms)
+    _each_edge(signed_in, own)
+
+
+def test_every_instructor_form_takes_every_edge_value(content):
+    _guide, quiz = content
+    learner = Client()
+    attempt = start(learner, quiz)
+    answer(learner, attempt, 1, choice_of(quiz, 1, correct=True))
+    answer(learner, attempt, 2, choice_of(quiz, 2, correct=False))
+    instructor = Client(raise_request_exception=False)
+    instructor.force_login(make_staff("edge-instructor", "Instructors"))
+    forms = forms_of(instructor, reverse("reports"))
+    # Filtered, so that the links to the exports carry the filters too.
+    forms += forms_of(instructor, reverse("report_quiz", args=[quiz.slug]) + "?attempts=all")
+    names = {name for form in forms for name in form.names}
+    assert {"date_from", "date_to", "language", "attempts", "practice", "sort"} <= names
+    actions = {form.action for form in forms}
+    assert {reverse(name, args=[quiz.slug]) for name in CSVS} <= actions
+    _each_edge(instructor, forms)
+
+
+EDITOR_PAGES = {  # The change pages have the add pages' fields, and their saved inlines too.
+    "quiz": lambda quiz, guide: reverse("admin:quizzes_quiz_change", args=[quiz.pk]),
+    "question": lambda quiz, guide: reverse(
+        "admin:quizzes_question_change", args=[quiz.questions.first().pk]
+    ),
+    "guide path": lambda quiz, guide: reverse("admin:guides_guidepath_change", args=[guide.pk]),
+    "quiz list": lambda quiz, guide: reverse("admin:quizzes_quiz_changelist"),
+}
+EDITOR_FIELDS = {
+    "quiz": {"slug", "title_en", "title_fr", "pass_mark", "guide_paths", "questions-0-position"},
+    "question": {"prompt_en", "kind", "choices-0-text_fr", "choices-TOTAL_FORMS"},
+    "guide path": {"slug", "title_fr", "url"},
+    "quiz list": {"q", "action", "_selected_action"},
+}
+
+
+@pytest.mark.parametrize("page", EDITOR_PAGES)
+def test_every_editor_form_takes_every_edge_value(content, page):
+    guide, quiz = content
+    editor = Client(raise_request_exception=False)
+    editor.force_login(make_staff("edge-editor", "Editors"))
+    forms = forms_of(editor, EDITOR_PAGES[page](quiz, guide))
+    assert EDITOR_FIELDS[page] <= {name for form in forms for name in form.names}
+    _each_edge(editor, forms)
+
+
+def test_every_admin_search_is_bounded():
+    searched = [model_admin for model_admin in site._registry.values() if model_admin.search_fields]
+    assert searched
+    assert all(isinstance(model_admin, BoundedSearchMixin) for model_admin in searched)
+
+
+@pytest.mark.django_db
+def test_ids_out_of_a_columns_range_match_nothing_in_an_in_lookup(content):
+    _guide, quiz = content
+    huge, negative = 2**63, -(2**63) - 1
+    assert not Question.objects.filter(pk__in=[huge, negative]).exists()
+    assert not Question.objects.filter(quiz__in=[huge]).exists()
+    assert Question.objects.filter(quiz__in=[huge, quiz.pk]).count() == 2
+    assert Quiz.objects.filter(guide_paths__in=[str(huge)]).count() == 0
+    assert Question.objects.filter(position__in=[-1, 1]).count() == 1
