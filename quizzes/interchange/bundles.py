@@ -11,7 +11,6 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-import yaml
 from django.core.files.storage import default_storage
 from django.utils.translation import gettext
 
@@ -75,7 +74,7 @@ def bundle_read(*, content: bytes) -> Bundle:
             images[name.removeprefix(ARCHIVE_IMAGES)] = data
             continue
         try:
-            parsed = yaml_file_read(content=data)
+            parsed = quiz_file_read(content=data)
         except QuizFileError as error:
             raise QuizFileError(in_entry(name, error.errors)) from None
         if name == GUIDES_NAME:
@@ -94,13 +93,3 @@ def _layout_problem(name: str) -> str | None:
 def in_entry(name: str, errors: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Errors in one file of a bundle, placed in it: "quizzes/x.yaml, question 2"."""
     return [(f"{name}, {place}" if place else name, message) for place, message in errors]
-
-
-def yaml_file_read(*, content: bytes) -> dict:
-    """A quiz or guides file read as quiz_file_read does, its YAML aliases (`*name`) refused:
-    safe_load shares what an alias names, but checking the file goes over every copy, so a
-    few hundred bytes of aliases nested in aliases would read as millions of questions."""
-    data = quiz_file_read(content=content)
-    if b"*" in content and any(isinstance(event, yaml.AliasEvent) for event in yaml.parse(content)):
-        raise QuizFileError([("", gettext("YAML aliases (*name) are not allowed in a quiz file."))])
-    return data

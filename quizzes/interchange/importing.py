@@ -35,6 +35,7 @@ from quizzes.interchange.quizfile import (
     quiz_archive_read,
     quiz_export,
     quiz_file_check,
+    quiz_file_read,
 )
 from quizzes.markup.images import (
     STORAGE_IMAGE_DIR,
@@ -275,7 +276,7 @@ def _yaml_read(content: bytes) -> dict:
         message = gettext("The file is %(size)s MB; at most %(limit)s MB can be imported.")
         sizes = {"size": round(len(content) / 2**20, 1), "limit": round(MAX_YAML_BYTES / 2**20)}
         raise QuizFileError([("", message % sizes)])
-    return bundles.yaml_file_read(content=content)
+    return quiz_file_read(content=content)
 
 
 def _yaml_plan(planner: _Planner, data: dict) -> None:

@@ -30,6 +30,55 @@ from quizzes.models import (
 )
 from quizzes.snapshots import text_problems
 
+MAX_DEPTH = 20  # Nested lists and mappings; a quiz file nests 6 deep.
+MAX_DIGITS = 100  # In an integer; Python refuses to read one of over 4,300.
+_UNWRITABLE = re.compile("[\x00\ud800-\udfff]")  # NUL and lone surrogates, from escapes.
+
+
+class _Refused(yaml.MarkedYAMLError):
+    """What a quiz file may not hold, though YAML may: said as it is, with its line."""
+
+
+class _Loader(yaml.SafeLoader):
+    """YAML's safe loader, refusing what would take the site down rather than data in:
+    aliases (a few hundred bytes of aliases in aliases stand for millions of questions,
+    since checking the file goes over every copy), nesting past MAX_DEPTH (the composer
+    recurses), integers of over MAX_DIGITS digits and texts holding NUL or a lone
+    surrogate (which no database or page takes), written as escapes ("\\0", "\\ud800")."""
+
+    depth = 0
+
+    def compose_node(self, parent, index):
+        mark = self.peek_event().start_mark
+        if self.check_event(yaml.AliasEvent):
+            message = gettext("YAML aliases (*name) are not allowed in a quiz file.")
+            raise _Refused(problem=message, problem_mark=mark)
+        if self.depth >= MAX_DEPTH:
+            message = gettext("the lists and fields are nested more than %(depth)s deep.")
+            raise _Refused(problem=message % {"depth": MAX_DEPTH}, problem_mark=mark)
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def construct_yaml_int(self, node):
+        if sum(char.isdigit() for char in node.value) > MAX_DIGITS:
+            message = gettext("a number has more than %(digits)s digits.")
+            raise _Refused(problem=message % {"digits": MAX_DIGITS}, problem_mark=node.start_mark)
+        return super().construct_yaml_int(node)
+
+    def construct_yaml_str(self, node):
+        value = super().construct_yaml_str(node)
+        if _UNWRITABLE.search(value):
+            message = gettext("a text holds a NUL character or a lone surrogate (\\0, \\ud800).")
+            raise _Refused(problem=message, problem_mark=node.start_mark)
+        return value
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+_Loader.add_constructor("tag:yaml.org,2002:str", _Loader.construct_yaml_str)
+
 
 def quiz_file_read(*, content: bytes) -> dict:
     """Decode and parse a quiz or guides file: UTF-8 YAML (or JSON) holding a mapping."""
@@ -41,7 +90,10 @@ def quiz_file_read(*, content: bytes) -> dict:
         message = gettext("The file is not UTF-8 text (invalid byte at position %(position)s).")
         raise QuizFileError([("", message % {"position": error.start + 1})]) from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 (_Loader is a SafeLoader)
+    except _Refused as error:
+        place = gettext("line %(line)s") % {"line": error.problem_mark.line + 1}
+        raise QuizFileError([(place, error.problem)]) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         place = gettext("line %(line)s") % {"line": mark.line + 1} if mark else ""

@@ -8,12 +8,14 @@ the page filled them. Where tests/quizsite/test_fuzz.py generates requests at ra
 walks the whole cross product.
 """
 
+import copy
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
 import pytest
+import yaml
 from django.contrib.admin import site
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
@@ -24,6 +26,8 @@ from django.utils.http import urlsafe_base64_encode
 
 from guides.models import GuidePath
 from quizsite.adminsearch import BoundedSearchMixin
+from quizzes.interchange.importing import import_apply, import_plan
+from quizzes.interchange.quizfile import QuizFileError
 from quizzes.models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
 from tests.factories import answer, choice_of, make_guide, make_quiz, make_staff, start
 
@@ -265,3 +269,89 @@ def test_ids_out_of_a_columns_range_match_nothing_in_an_in_lookup(content):
     assert Question.objects.filter(quiz__in=[huge, quiz.pk]).count() == 2
     assert Quiz.objects.filter(guide_paths__in=[str(huge)]).count() == 0
     assert Question.objects.filter(position__in=[-1, 1]).count() == 1
+
+
+# A quiz file's every field, each given every value of YAML_EDGES, raw as the file holds it.
+QUIZ_FILE = {
+    "slug": "edge",
+    "title": {"en": "Edge", "fr": "Bord"},
+    "description": {"en": "A quiz."},
+    "level": "beginner",
+    "pass_mark": 60,
+    "shuffle_choices": False,
+    "is_published": True,
+    "guide_paths": ["data-parallelism"],
+    "questions": [
+        {
+            "position": 1,
+            "kind": "single",
+            "prompt": {"en": "Which?", "fr": "Laquelle ?"},
+            "explanation": {"en": "Because."},
+            "guide_url": {"en": "https://example.com/guide#part"},
+            "choices": [
+                {"position": 1, "text": {"en": "This"}, "correct": True, "feedback": {"en": "Yes"}},
+                {"position": 2, "text": {"en": "That"}, "correct": False},
+            ],
+        }
+    ],
+}
+YAML_EDGES = [
+    "null",
+    "''",
+    "[]",
+    "{}",
+    "true",
+    "-1",
+    "9223372036854775808",
+    "9" * 5000,
+    "1e999",
+    ".nan",
+    "9999-12-31",
+    '"a\\0b"',
+    '"\\ud800"',
+    '"' + "x" * 100_000 + '"',
+    "[" * 900 + "]" * 900,
+]
+
+
+def _paths(value, path=()):
+    """Every place in a quiz-file dict that holds a value, the dict itself excepted."""
+    if path:
+        yield path
+    if isinstance(value, dict | list):
+        for key, inner in value.items() if isinstance(value, dict) else enumerate(value):
+            yield from _paths(inner, (*path, key))
+
+
+def _file_with(path: tuple, edge: str) -> bytes:
+    data = copy.deepcopy(QUIZ_FILE)
+    inner = data
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = "EDGE-VALUE"
+    return yaml.safe_dump(data).replace("EDGE-VALUE", edge).encode()
+
+
+def test_every_field_of_a_quiz_file_takes_every_edge_value(content):
+    failures, applied = [], 0
+    paths = list(_paths(QUIZ_FILE))
+    assert ("questions", 0, "choices", 1, "correct") in paths
+    for path in paths:
+        for edge in YAML_EDGES:
+            before = _recorded()
+            try:
+                plan = import_plan(content=_file_with(path, edge), name="edge.yaml")
+                if plan.can_apply:
+                    import_apply(plan=plan)
+                    applied += 1
+                else:
+                    assert all(place or message for place, message in plan.errors)
+            except QuizFileError:
+                pass
+            except Exception as error:  # What the admin would have shown as a 500.
+                failures.append((path, edge[:20], repr(error)[:100]))
+                continue
+            if not plan.can_apply and _recorded() != before:
+                failures.append((path, edge[:20], "refused, yet written"))
+    assert not failures, "\n".join(map(repr, failures))
+    assert applied  # Some edges are good values somewhere (an empty description).
