@@ -22,8 +22,9 @@ below them and never split the page's outline.
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from html import escape
+from html import escape, unescape
 from html.parser import HTMLParser
+from urllib.parse import unquote, urlsplit
 
 import latex2mathml.converter
 import nh3
@@ -63,6 +64,11 @@ _MACRO_DEFINITION = re.compile(
 )
 # latex2mathml passes a command it doesn't know through as text: `<mi>\foo</mi>`.
 _UNKNOWN_COMMAND = re.compile(r">(\\[A-Za-z]+)<")
+# ...and the text of `\text{}`, `\mbox{}`, `\fbox{}` and the like as it is, markup included:
+# `\text{<img src=…>}` gave `<mtext><img src=…></mtext>`. It is escaped, and a tag that is
+# not MathML's left in a formula refuses it.
+_MTEXT = re.compile(r"(<mtext\b[^>]*>)(.*?)(</mtext>)", re.S)
+_TAG = re.compile(r"</?\s*([A-Za-z][\w:-]*)")
 _MATHML_XMLNS = ' xmlns="http://www.w3.org/1998/Math/MathML"'
 
 _PYGMENTS_CLASSES = {name for name in STANDARD_TYPES.values() if name}
@@ -141,17 +147,25 @@ def _media_url() -> str:
     return url if url.startswith("/") and not url.startswith("//") and url.strip("/") else ""
 
 
-def _is_allowed_url(url: str) -> bool:
+def _in_media(url: str) -> bool:
+    """A URL of the site's media: under its path, and still there once a browser has read
+    its `..` and `.` segments (percent-encoded too) and its backslashes as slashes."""
     media = _media_url()
-    if media and url.startswith(media):
+    if not media or not url.startswith(media):
+        return False
+    segments = unquote(urlsplit(url).path).replace("\\", "/").split("/")
+    return not {".", ".."} & set(segments)
+
+
+def _is_allowed_url(url: str) -> bool:
+    if _in_media(url):
         return True
     scheme, colon, _ = url.partition(":")
     return bool(colon) and scheme.lower() in _URL_SCHEMES
 
 
 def _keep_relative_url(url: str) -> str | None:
-    media = _media_url()
-    return url if media and url.startswith(media) else None
+    return url if _in_media(url) else None
 
 
 _CLEANER = nh3.Cleaner(
@@ -253,6 +267,14 @@ def _tex_to_mathml(tex: str, *, display: bool, env: dict) -> str:
             )
             % {"start": start}
         ) from error
+    mathml = _MTEXT.sub(
+        lambda match: match[1] + escape(unescape(match[2]), quote=False) + match[3], mathml
+    )
+    if {tag.lower() for tag in _TAG.findall(mathml)} - _MATHML_TAGS:
+        raise _TexError(
+            gettext("The formula starting “%(start)s” holds HTML tags, which formulas may not.")
+            % {"start": start}
+        )
     unknown = _UNKNOWN_COMMAND.search(mathml)
     if unknown:
         raise _TexError(
@@ -302,9 +324,7 @@ def _render_math_block(self, tokens, idx, options, env) -> str:
 def _render_image(self, tokens, idx, options, env) -> str:
     """An image only from the site's media; any other shows its alt text instead."""
     token = tokens[idx]
-    src = str(token.attrGet("src") or "")
-    media = _media_url()
-    if media and src.startswith(media):
+    if _in_media(str(token.attrGet("src") or "")):
         return self.image(tokens, idx, options, env)
     return escape(self.renderInlineAsText(token.children or [], options, env), quote=False)
 

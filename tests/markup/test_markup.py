@@ -362,3 +362,48 @@ def test_images_only_from_the_sites_media(settings):
     assert '<img src="/media/quizzes/dp.png" alt="A diagram" title="Replicas">' in output
     assert output.count("<img") == 1 and "![x](/static/y.png)" in output
     assert_harmless(html("![x](/media/a.png) <img src=/media/a.png onerror=alert(1)>"))
+
+
+# Every command of latex2mathml that writes its argument as text (<mtext>).
+TEXT_COMMANDS = ["text", "textrm", "textbf", "textit", "texttt", "textsf", "mbox", "hbox", "fbox"]
+
+
+@pytest.mark.parametrize("command", TEXT_COMMANDS)
+def test_text_in_a_formula_is_text_never_markup(command):
+    output = html(f"${{\\{command}{{<img src=https://example.com/x.png><h3>Big</h3> & a < b}}}}$")
+    tags = {tag.lower() for tag in re.findall(r"<\s*([A-Za-z][\w-]*)", output)}
+    assert tags and tags <= {"p", "math", "mrow", "mtext", "mstyle", "menclose"}
+    assert (
+        "&lt;img" in output
+        and "&lt;h3&gt;Big" in output
+        and "&amp; a &lt; b" in output.replace("&nbsp;", " ")
+    )
+
+
+def test_a_formula_that_closes_its_text_to_hold_tags_is_refused():
+    source = r"$\text{</mtext><h3>x</h3><mtext>}$"
+    assert "<h3>" not in html(source)
+    assert "holds HTML tags" in problems(source)[0]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/media/../en/accounts/delete/",
+        "/media/content/../../en/",
+        "/media/%2e%2e/en/",
+        "/media/%2E%2E/en/",
+        "/media/..%2fen/",
+        "/media/.%2e/en/",
+        "/media/\\..\\en/",
+        "/media/./x.png",
+    ],
+)
+def test_a_media_url_that_leaves_the_media_is_neither_a_link_nor_an_image(url):
+    assert "href" not in html(f"[x]({url})")
+    assert "<img" not in html(f"![x]({url})")
+
+
+def test_media_links_and_images_within_the_media_stay():
+    assert 'href="/media/content/a.png"' in html("[x](/media/content/a.png)")
+    assert 'src="/media/content/a..b.png"' in html("![x](/media/content/a..b.png)")
