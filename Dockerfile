@@ -13,7 +13,7 @@ RUN msgfmt --check -o locale/fr/LC_MESSAGES/django.mo locale/fr/LC_MESSAGES/djan
 RUN DEBUG=false SECRET_KEY=only-for-collectstatic python manage.py collectstatic --noinput
 
 RUN useradd --system --no-create-home quizsite \
-    && mkdir -p var/media && chown quizsite var/media
+    && mkdir -p var/media var/private && chown quizsite var/media var/private
 USER quizsite
 ENV DEBUG=false HOST=0.0.0.0 PORT=8000
 EXPOSE 8000

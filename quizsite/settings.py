@@ -333,8 +333,15 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
 # Production serves hashed, compressed copies made by `manage.py collectstatic` (WhiteNoise);
 # DEBUG serves the files as they are, without collectstatic.
+# "private" holds what no URL serves: the import files kept between the admin's preview and
+# its confirmation (quizzes.interchange.uploads), under PRIVATE_ROOT.
+PRIVATE_ROOT = Path(os.environ.get("PRIVATE_ROOT", BASE_DIR / "var" / "private"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "private": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": PRIVATE_ROOT, "base_url": None},
+    },
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG

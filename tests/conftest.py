@@ -44,8 +44,11 @@ def fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def media_root(settings, tmp_path):
-    """Uploaded images go to a directory of the test's own, never var/media."""
+    """Uploaded images go to a directory of the test's own, never var/media; so do the
+    import files kept for a confirmation, never var/private."""
     settings.MEDIA_ROOT = tmp_path / "media"
+    private = settings.STORAGES["private"] | {"OPTIONS": {"location": tmp_path / "private"}}
+    settings.STORAGES = settings.STORAGES | {"private": private}
     return settings.MEDIA_ROOT
 
 

@@ -1,6 +1,7 @@
 """An import file kept between the admin's preview and the editor's confirmation.
 
-The file is stored under a random name in Django's default storage; the page
+The file is stored under a random name in the "private" storage, which no URL serves (the
+default storage is the media, public); the page
 carries a signed token naming it, with its SHA-256, the import's choices and the
 digest of the plan the editor saw. Nothing the client sends is trusted but what
 the signature covers, and a file that changed on disk is refused. The file is
@@ -14,12 +15,16 @@ from datetime import timedelta
 
 from django.core import signing
 from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
+from django.core.files.storage import storages
 from django.utils import timezone
 
 KEEP_SECONDS = 3600  # How long a preview can wait for its confirmation.
 _FOLDER = "imports"
 _SALT = "quizzes.interchange.uploads"
+
+
+def _storage():
+    return storages["private"]
 
 
 class UploadGone(Exception):
@@ -37,7 +42,7 @@ class KeptUpload:
 def upload_keep(*, content: bytes, choices: dict, digest: str) -> str:
     """Store `content` until it is confirmed; the token the preview page carries."""
     _stale_delete()
-    name = default_storage.save(f"{_FOLDER}/{secrets.token_hex(16)}.upload", ContentFile(content))
+    name = _storage().save(f"{_FOLDER}/{secrets.token_hex(16)}.upload", ContentFile(content))
     sha256 = hashlib.sha256(content).hexdigest()
     return signing.dumps(
         {"name": name, "sha256": sha256, "choices": choices, "digest": digest}, salt=_SALT
@@ -51,7 +56,7 @@ def upload_take(*, token: str) -> KeptUpload:
     except signing.BadSignature:
         raise UploadGone from None
     try:
-        with default_storage.open(kept["name"], "rb") as file:
+        with _storage().open(kept["name"], "rb") as file:
             content = file.read()
     except OSError:
         raise UploadGone from None
@@ -65,17 +70,17 @@ def upload_discard(*, token: str) -> None:
         kept = signing.loads(token, salt=_SALT)
     except signing.BadSignature:
         return
-    default_storage.delete(kept["name"])
+    _storage().delete(kept["name"])
 
 
 def _stale_delete() -> None:
     """Remove the files of previews that were never confirmed nor cancelled."""
     try:
-        _folders, names = default_storage.listdir(_FOLDER)
+        _folders, names = _storage().listdir(_FOLDER)
     except FileNotFoundError:
         return
     limit = timezone.now() - timedelta(seconds=KEEP_SECONDS)
     for name in names:
         path = f"{_FOLDER}/{name}"
-        if default_storage.get_modified_time(path) < limit:
-            default_storage.delete(path)
+        if _storage().get_modified_time(path) < limit:
+            _storage().delete(path)

@@ -35,10 +35,10 @@ IMPORT_URL = "/admin/quizzes/quiz/import/"
 CONFIRM_URL = "/admin/quizzes/quiz/import/confirm/"
 
 
-@pytest.fixture(autouse=True)
-def kept_uploads(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    return settings.MEDIA_ROOT
+@pytest.fixture
+def kept_uploads(settings):
+    """Where the import files kept for a confirmation are (tests/conftest.py moves it)."""
+    return settings.STORAGES["private"]["OPTIONS"]["location"]
 
 
 def snapshot() -> list:
@@ -535,7 +535,7 @@ def _upload(client, content: bytes, name: str, **fields):
     return client.post(IMPORT_URL, {"file": SimpleUploadedFile(name, content), **fields})
 
 
-def test_admin_preview_writes_nothing_until_confirmed(editor_client, kept_uploads, db):
+def test_admin_preview_writes_nothing_until_confirmed(editor_client, kept_uploads, settings):
     content = GIFT_EVERY_CONSTRUCT.encode()
     response = _upload(editor_client, content, "networks.txt", file_format="gift")
     assert response.status_code == 200
@@ -545,6 +545,9 @@ def test_admin_preview_writes_nothing_until_confirmed(editor_client, kept_upload
     assert not Quiz.objects.exists()
     kept = list((kept_uploads / "imports").iterdir())
     assert len(kept) == 1
+    # Kept where no URL serves it: not in the media, which anyone may read.
+    assert editor_client.get(f"/media/imports/{kept[0].name}").status_code == 404
+    assert not (settings.MEDIA_ROOT / "imports").exists()
 
     token = response.context["token"]
     response = editor_client.post(CONFIRM_URL, {"token": token, "confirm": "Confirm"})
