@@ -11,7 +11,7 @@ CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 PYTHON_NEW ?= $(or $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.1[2-9]*/bin/python))),$(firstword $(shell command -v python3.13 python3.12)))
 VENV_NEW := .venv-django6
 # Production settings over plain HTTP on loopback, the private PostgreSQL cluster.
-SERVE_ENV = DEBUG=false HTTPS=false ALLOWED_HOSTS=$(HOST),localhost HOST=$(HOST) PORT=$(PORT) \
+SERVE_ENV = DEBUG=false HTTPS=false ALLOWED_HOSTS=$(HOST),localhost HOST=$(HOST) PORT=$(PORT) SITE_URL=http://$(HOST):$(PORT) \
 	SECRET_KEY=$$(cat var/secret_key) DATABASE_URL=$$(scripts/postgres url)
 GUNICORN_DAEMON := --daemon --pid var/gunicorn.pid --access-logfile var/gunicorn.log --error-logfile var/gunicorn.log
 LEARNERS ?= 50

@@ -9,6 +9,7 @@ commit see a count within the limit, so no race lets more through.
 import functools
 import hashlib
 import math
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -68,8 +69,16 @@ def try_again_in(seconds: int) -> str:
     ) % {"minutes": minutes}
 
 
-def ratelimit(scope: str, *, limit: int | str, per: int, methods: tuple[str, ...] = ("POST",)):
-    """Refuse more than `limit` requests in `per` seconds from one client address.
+def ratelimit(
+    scope: str,
+    *,
+    limit: int | str,
+    per: int,
+    methods: tuple[str, ...] = ("POST",),
+    by: Callable[[HttpRequest], str] = client_ip,
+):
+    """Refuse more than `limit` requests in `per` seconds from one client address (or one
+    of what `by` tells of a request: `by=lambda request: str(request.user.pk)`).
 
     `limit` is a number, or the name of a setting read at each request
     (`limit="SIGNUP_LIMIT_PER_HOUR"`), which tests can then override.
@@ -81,7 +90,7 @@ def ratelimit(scope: str, *, limit: int | str, per: int, methods: tuple[str, ...
         def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method in methods:
                 most = getattr(settings, limit) if isinstance(limit, str) else limit
-                key = hashed_key(scope, client_ip(request))
+                key = hashed_key(scope, by(request))
                 if not hit(key, limit=most, per=window):
                     seconds = retry_after(key, limit=most, per=window)
                     return too_many_requests(request, seconds, try_again_in(seconds))

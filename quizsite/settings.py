@@ -3,6 +3,7 @@
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 import django
@@ -292,8 +293,22 @@ AXES_VERBOSE = False  # its start-up banner would break one-line errors; lockout
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 # Sign-ups per address and hour (quizzes/learning/views/accounts.py).
 SIGNUP_LIMIT_PER_HOUR = env_int("SIGNUP_LIMIT_PER_HOUR", 20)
-# Password reset emails asked for per address and hour (quizzes/learning/urls.py).
+# Password reset emails asked for per address and hour (quizzes/learning/urls.py), and sent
+# to one account a day, whoever asks (quizzes/learning/forms.py).
 PASSWORD_RESET_LIMIT_PER_HOUR = env_int("PASSWORD_RESET_LIMIT_PER_HOUR", 10)
+PASSWORD_RESET_EMAILS_PER_ACCOUNT_PER_DAY = env_int("PASSWORD_RESET_EMAILS_PER_ACCOUNT_PER_DAY", 3)
+# Tries at the account deletion's password, per account and hour.
+ACCOUNT_DELETE_LIMIT_PER_HOUR = env_int("ACCOUNT_DELETE_LIMIT_PER_HOUR", 5)
+# The site's own address, for the links of its emails: never the Host of the request that
+# asked for one, which the client chooses (ALLOWED_HOSTS checks its name, not its port).
+SITE_URL = env_str(
+    "SITE_URL",
+    "http://127.0.0.1:8000"
+    if DEBUG
+    else f"{'https' if HTTPS else 'http'}://{(ALLOWED_HOSTS or ['localhost'])[0].lstrip('.')}",
+).rstrip("/")
+if urlsplit(SITE_URL).scheme not in ("http", "https") or not urlsplit(SITE_URL).netloc:
+    raise ImproperlyConfigured("SITE_URL must be the site's address, as https://quiz.example.com.")
 # Password reset emails: printed to standard error unless EMAIL_HOST names an SMTP server.
 EMAIL_HOST = env_str("EMAIL_HOST", "")
 EMAIL_BACKEND = (

@@ -1,7 +1,14 @@
+from datetime import timedelta
+from urllib.parse import urlsplit
+
 from django import forms
+from django.conf import settings
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from quizsite.ratelimit import hashed_key, hit
 from quizzes import kinds
 from quizzes.snapshots import ChoiceContent
 
@@ -44,6 +51,31 @@ class SignUpForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        """One account an address: a reset link for it must go to one account only."""
+        email = self.cleaned_data["email"]
+        if email and get_user_model().objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(_("Another account uses this email address."))
+        return email
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's, with the link on the site's own address (settings.SITE_URL), not the one
+    the request named, and at most PASSWORD_RESET_EMAILS_PER_ACCOUNT_PER_DAY emails to an
+    account a day, however many addresses ask: the page says the same either way."""
+
+    def get_users(self, email):
+        for user in super().get_users(email):
+            key = hashed_key("reset-email", str(user.pk))
+            most = settings.PASSWORD_RESET_EMAILS_PER_ACCOUNT_PER_DAY
+            if hit(key, limit=most, per=timedelta(days=1)):
+                yield user
+
+    def save(self, **kwargs) -> None:
+        site = urlsplit(settings.SITE_URL)
+        kwargs |= {"domain_override": site.netloc, "use_https": site.scheme == "https"}
+        super().save(**kwargs)
 
 
 class AccountDeleteForm(forms.Form):

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from quizsite.ratelimit import ratelimit
+from quizzes.learning.forms import PasswordResetForm
 from quizzes.learning.views import accounts
 from quizzes.learning.views import pages as learner
 
@@ -20,7 +21,7 @@ urlpatterns = [
     path(
         "accounts/password_reset/",
         ratelimit("password-reset", limit="PASSWORD_RESET_LIMIT_PER_HOUR", per=3600)(
-            auth_views.PasswordResetView.as_view()
+            auth_views.PasswordResetView.as_view(form_class=PasswordResetForm)
         ),
         name="password_reset",
     ),

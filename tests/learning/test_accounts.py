@@ -5,6 +5,7 @@ anonymously or deleted."""
 import re
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core import mail
 
@@ -138,7 +139,8 @@ def test_next_to_another_site_goes_home(client, db, target, django_user_model):
 
 def reset_link(lang="en") -> str:
     (email,) = mail.outbox
-    return re.search(rf"http://testserver(/{lang}/accounts/reset/\S+/)", email.body).group(1)
+    site = re.escape(settings.SITE_URL)
+    return re.search(rf"{site}(/{lang}/accounts/reset/\S+/)", email.body).group(1)
 
 
 @pytest.fixture
@@ -261,3 +263,43 @@ def test_password_resets_from_one_address_are_rate_limited(client, settings, ada
         response = client.post("/en/accounts/password_reset/", {"email": "ada@example.org"})
     assert response.status_code == 429 and response.has_header("Retry-After")
     assert len(mail.outbox) == 2
+
+
+def test_a_reset_link_is_on_the_sites_address_whatever_host_the_request_named(
+    client, ada, settings
+):
+    settings.SITE_URL = "https://quiz.example.org"
+    settings.ALLOWED_HOSTS = ["quiz.example.org"]
+    headers = {"host": "quiz.example.org:6666"}
+    client.post("/en/accounts/password_reset/", {"email": "ada@example.org"}, headers=headers)
+    (email,) = mail.outbox
+    assert "https://quiz.example.org/en/accounts/reset/" in email.body
+    assert ":6666" not in email.body
+
+
+def test_an_account_gets_a_few_reset_emails_a_day_however_many_ask(client, ada, settings):
+    settings.PASSWORD_RESET_EMAILS_PER_ACCOUNT_PER_DAY = 2
+    for _ in range(4):
+        response = client.post("/en/accounts/password_reset/", {"email": "ADA@example.org"})
+        assert response["Location"] == "/en/accounts/password_reset/done/"  # The same page.
+    assert len(mail.outbox) == 2
+
+
+def test_sign_up_refuses_an_email_address_another_account_uses(client, ada):
+    data = {"username": "grace", "email": "Ada@Example.org"}
+    data |= {"password1": "a-pass-phrase-77", "password2": "a-pass-phrase-77"}
+    response = client.post("/en/accounts/signup/", data)
+    assert response.status_code == 200
+    assert "Another account uses this email address." in response.content.decode()
+    assert not User.objects.filter(username="grace").exists()
+
+
+def test_guessing_the_password_of_the_account_deletion_is_limited(client, ada, settings):
+    settings.ACCOUNT_DELETE_LIMIT_PER_HOUR = 3
+    client.force_login(ada)
+    wrong = {"attempts": "keep", "password": "not-it"}
+    statuses = [client.post("/en/accounts/delete/", wrong).status_code for _ in range(4)]
+    assert statuses == [400, 400, 400, 429]
+    right = {"attempts": "keep", "password": PASSWORD}
+    assert client.post("/en/accounts/delete/", right).status_code == 429
+    assert User.objects.filter(pk=ada.pk).exists()

@@ -58,6 +58,12 @@ def _claim(request: HttpRequest, response: HttpResponse) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@ratelimit(
+    "account-delete",
+    limit="ACCOUNT_DELETE_LIMIT_PER_HOUR",
+    per=3600,
+    by=lambda request: str(request.user.pk),  # A stolen session can't guess the password.
+)
 def account_delete_view(request: HttpRequest) -> HttpResponse:
     """Delete the account once its password confirms it, its attempts kept or not."""
     form = AccountDeleteForm(request.POST or None, user=request.user)
