@@ -297,6 +297,9 @@ SIGNUP_LIMIT_PER_HOUR = env_int("SIGNUP_LIMIT_PER_HOUR", 20)
 # to one account a day, whoever asks (quizzes/learning/forms.py).
 PASSWORD_RESET_LIMIT_PER_HOUR = env_int("PASSWORD_RESET_LIMIT_PER_HOUR", 10)
 PASSWORD_RESET_EMAILS_PER_ACCOUNT_PER_DAY = env_int("PASSWORD_RESET_EMAILS_PER_ACCOUNT_PER_DAY", 3)
+# Attempts started (Start, Start over, practice) per learner, and per client address, an hour.
+ATTEMPT_STARTS_PER_LEARNER_PER_HOUR = env_int("ATTEMPT_STARTS_PER_LEARNER_PER_HOUR", 60)
+ATTEMPT_STARTS_PER_ADDRESS_PER_HOUR = env_int("ATTEMPT_STARTS_PER_ADDRESS_PER_HOUR", 1200)
 # Tries at the account deletion's password, per account and hour.
 ACCOUNT_DELETE_LIMIT_PER_HOUR = env_int("ACCOUNT_DELETE_LIMIT_PER_HOUR", 5)
 # The site's own address, for the links of its emails: never the Host of the request that

@@ -10,6 +10,7 @@ import secrets
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+from quizsite.clientip import client_ip
 from quizzes.learning.selectors import Learner
 
 LEARNER_COOKIE = "learner"
@@ -28,6 +29,15 @@ def learner_of(request: HttpRequest) -> Learner:
     if request.user.is_authenticated:
         return Learner(user_id=request.user.pk, key=None)
     return Learner(user_id=None, key=learner_key(request))
+
+
+def learner_or_address(request: HttpRequest) -> str:
+    """Who counts for a rate limit: the account, the browser's key, or without either the
+    client's address (a client that drops its cookies is one address)."""
+    if request.user.is_authenticated:
+        return f"user:{request.user.pk}"
+    key = learner_key(request)
+    return f"key:{key}" if key else f"address:{client_ip(request)}"
 
 
 def new_learner_key() -> str:

@@ -140,3 +140,18 @@ def test_twenty_parallel_starts_make_one_attempt():
     assert len(locations) == 1
     attempt = Attempt.objects.get()
     assert attempt.is_first
+
+
+def test_starts_are_limited_per_learner_and_per_address(client, quiz, settings):
+    settings.ATTEMPT_STARTS_PER_LEARNER_PER_HOUR = 3
+    settings.ATTEMPT_STARTS_PER_ADDRESS_PER_HOUR = 7
+    url = f"/en/quizzes/{quiz.slug}/start/"
+    client.post(url)  # Counted for the address: the browser has no key yet.
+    statuses = [client.post(url, {"start_over": "1"}).status_code for _ in range(4)]
+    assert statuses == [302, 302, 302, 429]  # The key's 3.
+    assert Attempt.objects.count() == 4
+    response = client.post(f"/en/attempts/{Attempt.objects.last().public_id}/practice/")
+    assert response.status_code == 429 and "Retry-After" in response
+    others = [Client(), Client()]  # Other learners at the same address.
+    assert [other.post(url).status_code for other in others] == [302, 429]  # Its 7.
+    assert Attempt.objects.count() == 5

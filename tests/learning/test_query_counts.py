@@ -29,10 +29,12 @@ LAST_ANSWER_POST = 8  # The last answer also scores the attempt.
 RESULTS_PAGE = 1
 LANDING_PAGE = 2
 HOME_PAGE = 3
-# One reads the learner's attempts at the quiz: one to resume, or none and whether it is
-# their first; the insert is a savepoint (two queries more), so that a racing start can't
-# make a second attempt in progress.
-START_POST = 5
+# Two rate limits (quizsite/ratelimit.py: old hits deleted, a hit inserted and counted,
+# each); one reads the learner's attempts at the quiz: one to resume, or none and whether it
+# is their first; the insert is a savepoint (two queries more), so that a racing start
+# can't make a second attempt in progress.
+LIMITS = 6
+START_POST = LIMITS + 5
 
 
 @pytest.fixture(params=[8, 40], ids=lambda n: f"{n}-questions")
@@ -201,8 +203,9 @@ def test_progress_page(client, guide, attempts, django_assert_num_queries):
 
 
 # The attempt; its wrong answers; then, in the start's transaction (in a test, a savepoint:
-# two queries more), the practice attempt in progress abandoned, the start's read and insert.
-PRACTICE_POST = 7
+# two queries more), the practice attempt in progress abandoned, the start's read and
+# insert; and before all, the two rate limits.
+PRACTICE_POST = LIMITS + 7
 
 
 def test_practice_post_and_its_pages(client, sized_quiz, django_assert_num_queries):

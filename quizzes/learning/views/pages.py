@@ -14,10 +14,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from quizsite.ratelimit import ratelimit
 from quizzes.learning.forms import AnswerForm
 from quizzes.learning.identity import (
     keep_learner_key,
     learner_of,
+    learner_or_address,
     new_learner_key,
     note_attempts,
 )
@@ -123,7 +125,17 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponse(kept(page).replace(ACTIONS_MARK, actions))
 
 
+# Each Start, Start over and practice may write an attempt: a learner, and an address (a
+# classroom behind one is many learners), starts so many an hour, then gets the 429 page.
+_per_address = ratelimit("starts", limit="ATTEMPT_STARTS_PER_ADDRESS_PER_HOUR", per=3600)
+_per_learner = ratelimit(
+    "learner-starts", limit="ATTEMPT_STARTS_PER_LEARNER_PER_HOUR", per=3600, by=learner_or_address
+)
+
+
 @require_POST
+@_per_address
+@_per_learner
 def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
     """Start the quiz, or resume the attempt in progress; "Start over" abandons that one."""
     quiz = _get_published_quiz(request, slug)
@@ -389,6 +401,8 @@ def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> 
 
 
 @require_POST
+@_per_address
+@_per_learner
 def practice(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Practise the questions missed in a finished attempt of the learner's."""
     found = _get_attempt_for(request, public_id)
