@@ -451,25 +451,9 @@ def _quiz_diff(
         if changed:
             planner.write(UPDATE, QUESTION, place, _labels(question, changed), key, changed)
         old_choices = dict(choices_of.get(question.pk, {}))
-        for choice_number, (position, choice_fields) in enumerate(item.choices, 1):
-            choice_place = f"{quiz_place}, {content_place(number, choice_number)}"
-            choice = old_choices.pop(position, None)
-            if choice is None:
-                text = _quoted(choice_fields[_default("text")])
-                planner.write(CREATE, CHOICE, choice_place, text, (*key, position), choice_fields)
-                continue
-            changed = _changed_fields(choice, choice_fields)
-            if changed:
-                what = _labels(choice, changed)
-                planner.write(UPDATE, CHOICE, choice_place, what, (*key, position), changed)
-        for choice in old_choices.values():
-            choice_place = gettext(
-                "%(quiz)s, question at position %(question)s, choice at position %(choice)s"
-            ) % {"quiz": quiz_place, "question": question.position, "choice": choice.position}
-            if choice.pk in picked:
-                planner.errors.append((choice_place, _answered()))
-            what = _quoted(choice.text)
-            planner.write(DELETE, CHOICE, choice_place, what, (*key, choice.position))
+        _choices_diff(
+            planner, item, old_choices, picked, key=key, quiz_place=quiz_place, number=number
+        )
     for question in existing.values():
         place = gettext("%(quiz)s, question at position %(position)s") % {
             "quiz": quiz_place,
@@ -481,6 +465,38 @@ def _quiz_diff(
         for position in choices_of.get(question.pk, {}):  # Before their question, one by one.
             planner.write(DELETE, CHOICE, place, "", (*key, position), listed=False)
         planner.write(DELETE, QUESTION, place, _quoted(question.prompt), key)
+
+
+def _choices_diff(
+    planner: _Planner,
+    item,
+    old_choices: dict,
+    picked: set,
+    *,
+    key: tuple,
+    quiz_place: str,
+    number: int,
+) -> None:
+    """The writes of a question's choices in the file (`item`) against those it has
+    (`old_choices`, by position), the deletes of picked choices refused."""
+    for choice_number, (position, choice_fields) in enumerate(item.choices, 1):
+        choice_place = f"{quiz_place}, {content_place(number, choice_number)}"
+        choice = old_choices.pop(position, None)
+        if choice is None:
+            text = _quoted(choice_fields[_default("text")])
+            planner.write(CREATE, CHOICE, choice_place, text, (*key, position), choice_fields)
+            continue
+        changed = _changed_fields(choice, choice_fields)
+        if changed:
+            what = _labels(choice, changed)
+            planner.write(UPDATE, CHOICE, choice_place, what, (*key, position), changed)
+    for choice in old_choices.values():
+        choice_place = gettext(
+            "%(quiz)s, question at position %(question)s, choice at position %(choice)s"
+        ) % {"quiz": quiz_place, "question": key[1], "choice": choice.position}
+        if choice.pk in picked:
+            planner.errors.append((choice_place, _answered()))
+        planner.write(DELETE, CHOICE, choice_place, _quoted(choice.text), (*key, choice.position))
 
 
 def _question_create(planner: _Planner, slug: str, item, place: str, *, listed: bool) -> None:

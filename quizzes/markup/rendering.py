@@ -267,6 +267,12 @@ def _tex_to_mathml(tex: str, *, display: bool, env: dict) -> str:
             )
             % {"start": start}
         ) from error
+    return _mathml_checked(mathml, start)
+
+
+def _mathml_checked(mathml: str, start: str) -> str:
+    """latex2mathml's output, its texts escaped, or `_TexError` if it holds what MathML
+    doesn't (markup, a command latex2mathml didn't know)."""
     mathml = _MTEXT.sub(
         lambda match: match[1] + escape(unescape(match[2]), quote=False) + match[3], mathml
     )
