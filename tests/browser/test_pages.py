@@ -356,9 +356,10 @@ SCRIPTED = {
 
 
 @pytest.fixture(autouse=True)
-def kept_uploads(settings, tmp_path):
-    """Where the admin keeps an import file until it is confirmed."""
-    settings.MEDIA_ROOT = tmp_path / "media"
+def kept_uploads(settings):
+    """Where the admin keeps an import file until it is confirmed (tests/conftest.py moves
+    the private storage into the test's own directory)."""
+    return settings.STORAGES["private"]["OPTIONS"]["location"]
 
 
 def _open(open_page, page, browser_attempt, lang) -> str:
