@@ -111,6 +111,10 @@ def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
             continue
         graded[question_id] = is_correct
         picked.setdefault(question_id, set()).add(choice_id)
+    questions = quiz.questions_among(attempt.question_ids)
+    if attempt.completed_at is not None:
+        # Only what it asked: a question added to the quiz since is not part of it.
+        questions = tuple(question for question in questions if question.pk in graded)
     return tuple(
         Step(
             number,
@@ -119,7 +123,7 @@ def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
             if question.pk in graded
             else None,
         )
-        for number, question in enumerate(quiz.questions_among(attempt.question_ids), 1)
+        for number, question in enumerate(questions, 1)
     )
 
 

@@ -138,6 +138,10 @@ class NothingMissed(Exception):
     """Every question of the attempt was answered right: there is nothing to practise."""
 
 
+class NotPublished(Exception):
+    """The quiz is not published (any more): no practice starts on it."""
+
+
 def practice_start(
     *,
     attempt: Attempt,
@@ -147,8 +151,10 @@ def practice_start(
 ) -> Attempt:
     """A practice attempt at the questions the learner missed in `attempt` (theirs, finished),
     in the quiz's order; it replaces their practice attempt in progress at the quiz, if any
-    (one transaction: attempt_start's). Raises NotFinished or NothingMissed, and then
-    creates nothing."""
+    (one transaction: attempt_start's). Raises NotPublished, NotFinished or NothingMissed,
+    and then creates nothing."""
+    if not quiz.is_published:
+        raise NotPublished
     if not attempt.is_finished:
         raise NotFinished
     missed = set(

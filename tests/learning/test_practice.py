@@ -4,7 +4,7 @@ practice attempt at the questions missed."""
 import pytest
 from django.contrib.auth.models import User
 
-from quizzes.models import Attempt, AttemptKind
+from quizzes.models import Attempt, AttemptKind, Choice, Question, Quiz
 from tests.factories import answer, choice_of, make_quiz, question_url, results_url, start
 
 
@@ -132,3 +132,22 @@ def test_practice_of_a_multi_question_quiz_keeps_the_quiz_order(client, guide):
     practice = Attempt.objects.get(kind=AttemptKind.PRACTICE)
     ids = list(quiz.questions.order_by("position").values_list("pk", flat=True))
     assert practice.question_ids == [ids[0], ids[2], ids[4]]
+
+
+def test_an_unpublished_quiz_shows_its_results_as_they_were_and_starts_no_practice(client, db):
+    quiz = make_quiz(questions=2)
+    attempt = start(client, quiz)
+    answer(client, attempt, 1, choice_of(quiz, 1, correct=False))
+    answer(client, attempt, 2, choice_of(quiz, 2, correct=True))
+    Quiz.objects.filter(pk=quiz.pk).update(is_published=False)
+    added = Question.objects.create(
+        quiz=quiz, position=3, prompt="Added since", explanation="The answer of the new one"
+    )
+    Choice.objects.create(question=added, position=1, text="New right", is_correct=True)
+    page = client.get(results_url(attempt)).content.decode()
+    assert "Added since" not in page and "The answer of the new one" not in page
+    assert "New right" not in page
+    response = client.post(f"/en/attempts/{attempt.public_id}/practice/")
+    assert response.status_code == 409
+    assert "no practice can start on it" in response.content.decode()
+    assert Attempt.objects.count() == 1

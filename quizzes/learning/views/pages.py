@@ -58,6 +58,7 @@ from quizzes.learning.services import (
     NotFinished,
     NothingMissed,
     NotOpenYet,
+    NotPublished,
     answer_record,
     attempt_start,
     practice_start,
@@ -420,4 +421,7 @@ def practice(request: HttpRequest, public_id: UUID) -> HttpResponse:
     except NothingMissed:
         context = {"attempt": found.attempt, "quiz": found.quiz, "reason": "nothing_missed"}
         return render(request, "quizzes/practice_refused.html", context)
+    except NotPublished:
+        context = {"attempt": found.attempt, "quiz": found.quiz, "reason": "unpublished"}
+        return render(request, "quizzes/practice_refused.html", context, status=409)
     return redirect(attempt.question_url(1))
