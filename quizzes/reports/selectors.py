@@ -65,20 +65,26 @@ class ReportFilter:
     with_practice: bool = False  # Practice attempts too (never editors' previews).
 
 
+DEFAULT_FILTER = ReportFilter()  # What a quiz's report and the index count by default.
+
+
 def _percent(prefix: str = ""):
     return ExpressionWrapper(
         F(f"{prefix}score") * 100.0 / F(f"{prefix}max_score"), output_field=FloatField()
     )
 
 
-def _in_report(quiz: Quiz, report_filter: ReportFilter, prefix: str = "") -> Q:
-    """The filter on attempts, with a lookup prefix to apply it across a relation."""
+def _in_report(quiz: Quiz | None, report_filter: ReportFilter, prefix: str = "") -> Q:
+    """The filter on attempts, with a lookup prefix to apply it across a relation; editors'
+    previews are never in it. Without `quiz`, on the attempts of any quiz."""
     kinds = (
         [AttemptKind.QUIZ, AttemptKind.PRACTICE]
         if report_filter.with_practice
         else [AttemptKind.QUIZ]
     )
-    kept = Q(**{f"{prefix}quiz": quiz, f"{prefix}kind__in": kinds})
+    kept = Q(**{f"{prefix}kind__in": kinds})
+    if quiz is not None:
+        kept &= Q(**{f"{prefix}quiz": quiz})
     if report_filter.date_from:
         start = datetime.combine(report_filter.date_from, time.min)
         kept &= Q(**{f"{prefix}started_at__gte": timezone.make_aware(start)})
@@ -533,11 +539,14 @@ def quiz_for_report(*, slug: str) -> Quiz | None:
     return Quiz.objects.filter(slug=slug).first()
 
 
-def quizzes_overview() -> QuerySet[Quiz]:
-    """Every quiz with its started and completed attempts and mean score (one query)."""
-    completed = Q(attempts__completed_at__isnull=False, attempts__max_score__gt=0)
+def quizzes_overview(report_filter: ReportFilter = DEFAULT_FILTER) -> QuerySet[Quiz]:
+    """Every quiz with its started and completed attempts and mean score (one query), of the
+    attempts a quiz's report counts by default (the first of each learner, no practice, no
+    preview): the index and the report agree."""
+    kept = _in_report(None, report_filter, "attempts__")
+    completed = kept & Q(attempts__completed_at__isnull=False, attempts__max_score__gt=0)
     return Quiz.objects.annotate(
-        started=Count("attempts"),
+        started=Count("attempts", filter=kept),
         completed=Count("attempts", filter=completed),
         mean=Avg(_percent("attempts__"), filter=completed),
     ).order_by("title", "pk")
