@@ -46,3 +46,17 @@ def test_duplicate_guide_slug_is_refused(editor_client, db):
     )
     assert response.status_code == 200
     assert "Guide path with this Slug already exists." in response.content.decode()
+
+
+def test_a_guide_paths_summary_gets_the_checks_quiz_texts_get(editor_client, db):
+    data = {
+        "title_en": "Broken maths",
+        "slug": "broken-maths",
+        "summary_en": r"It costs $\frac{1}{$ a step.",
+        "url": "https://example.org/guides/broken/",
+        "position": "1",
+    }
+    response = editor_client.post("/admin/guides/guidepath/add/", data)
+    assert response.status_code == 200
+    assert "has a “{” or a “}” too many" in response.content.decode()
+    assert not GuidePath.objects.filter(slug="broken-maths").exists()
