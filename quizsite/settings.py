@@ -341,6 +341,8 @@ LANGUAGES = [
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+# English dates as quizsite/formats/en/formats.py writes them; French as Django does.
+FORMAT_MODULE_PATH = ["quizsite.formats"]
 TIME_ZONE = "UTC"
 USE_TZ = True
 

@@ -35,9 +35,12 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce, Concat, Lower
+from django.template.defaultfilters import floatformat
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from quizzes.markup.rendering import is_french
 from quizzes.models import (
     Answer,
     AnswerChoice,
@@ -365,6 +368,16 @@ def _multiple_picks(quiz: Quiz, report_filter: ReportFilter) -> QuerySet:
     )
 
 
+def _decimal(value: float) -> str:
+    """A figure of a sentence as the page's language writes it, as the tables do: 0.32, 0,32."""
+    return floatformat(value, 2)  # Rounded: number_format would cut 0.667 to 0.66.
+
+
+def _in_sentence(name: str) -> str:
+    """A language's name inside a sentence: French writes "anglais", English "English"."""
+    return name[:1].lower() + name[1:] if is_french(get_language()) else name
+
+
 def question_flags(stats: QuestionStats, language_names: dict[str, str]) -> list[str]:
     """What an instructor should look at in this question, in words."""
     overall = stats.overall
@@ -405,15 +418,15 @@ def question_flags(stats: QuestionStats, language_names: dict[str, str]) -> list
         if gap > LANGUAGE_GAP_ABOVE:
             flags.append(
                 _(
-                    "Facility differs by %(gap).2f between languages (%(easy)s %(easy_f).2f, "
-                    "%(hard)s %(hard_f).2f): check the translation."
+                    "Facility differs by %(gap)s between languages (%(easy)s %(easy_f)s, "
+                    "%(hard)s %(hard_f)s): check the translation."
                 )
                 % {
-                    "gap": gap,
-                    "easy": language_names[easiest],
-                    "easy_f": answered[easiest].facility,
-                    "hard": language_names[hardest],
-                    "hard_f": answered[hardest].facility,
+                    "gap": _decimal(gap),
+                    "easy": _in_sentence(language_names[easiest]),
+                    "easy_f": _decimal(answered[easiest].facility),
+                    "hard": _in_sentence(language_names[hardest]),
+                    "hard_f": _decimal(answered[hardest].facility),
                 }
             )
     correct = max((c.count for c in stats.choices if c.choice.is_correct), default=0)

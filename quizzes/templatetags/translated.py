@@ -5,6 +5,7 @@ from functools import lru_cache
 from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import Truncator
 from django.utils.translation import get_language
 from modeltranslation.utils import build_localized_fieldname, resolution_order
 
@@ -12,6 +13,19 @@ from quizzes.markup.rendering import Rendered, render
 from quizzes.snapshots import fallback_tag, field_markup
 
 register = template.Library()
+
+# Django's word truncation splits on every space and joins with a plain one, so the no-break
+# spaces of French typography (before : ; ? ! », after «) became breaking ones.
+_KEPT_SPACES = {"\u00a0": "\ue000", "\u202f": "\ue001"}  # As private-use characters.
+
+
+@register.filter(is_safe=True)
+def words_html(html: str, count: int) -> SafeString:
+    """`truncatewords_html` that keeps no-break spaces: a word and the punctuation they tie
+    to it count as one word and stay together."""
+    held = str(html).translate(str.maketrans(_KEPT_SPACES))
+    short = Truncator(held).words(int(count), html=True, truncate=" …")
+    return mark_safe(short.translate(str.maketrans({v: k for k, v in _KEPT_SPACES.items()})))
 
 
 def _shown(obj, field: str) -> tuple[str, str]:

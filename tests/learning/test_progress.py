@@ -1,6 +1,8 @@
 """My progress, and the status of each quiz where quizzes are listed (home, guide path and
 quiz pages), for signed-in and anonymous learners."""
 
+from datetime import UTC, datetime
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -46,7 +48,7 @@ def test_progress_of_an_anonymous_learner(client, two_quizzes):
     assert "In progress: question 3 of 8" in page
     assert f'href="/en/attempts/{done.public_id}/results/"' in page
     french = client.get("/fr/progress/").content.decode()
-    assert "Mon parcours" in french and "Quiz réussis\u00a0: 1 sur 2" in french
+    assert "Ma progression" in french and "Quiz réussis\u00a0: 1 sur 2" in french
 
 
 def test_best_and_last_scores_and_a_complete_guide_path(client, two_quizzes):
@@ -156,3 +158,13 @@ def test_progress_queries_do_not_grow(client, db, attempts, guides, django_asser
     make_attempts(quizzes[-1], attempt.learner_key, attempts)
     with django_assert_num_queries(PROGRESS_PAGE):
         assert client.get("/en/progress/").status_code == 200
+
+
+def test_dates_are_written_as_each_language_writes_them(client, quiz):
+    attempt = start(client, quiz)
+    Attempt.objects.filter(pk=attempt.pk).update(
+        started_at=datetime(2026, 12, 2, 6, 49, tzinfo=UTC)
+    )
+    english = client.get("/en/progress/").content.decode()
+    assert "2 Dec 2026, 06:49" in english and "a.m." not in english
+    assert "02/12/2026 06:49" in client.get("/fr/progress/").content.decode()

@@ -118,3 +118,20 @@ def test_french_pages_space_their_punctuation_and_percentages(client, editor_cli
     answer(client, attempt, 1, choice_of(quiz, 1, correct=True), lang="fr")
     results = client.get(results_url(attempt, "fr")).content.decode()
     assert "(100\u202f%)" in results and "est de 70\u202f%." in results
+
+
+def test_the_quiz_cards_keep_the_no_break_spaces_of_their_description(client, guide):
+    make_quiz(guide=guide, questions=1, description_fr="Le lot : un mot ; une question ? " * 5)
+    for page in ("/fr/", f"/fr/guides/{guide.slug}/"):
+        html = client.get(page).content.decode()
+        assert "lot\u00a0: un mot\u202f; une question\u202f?" in html
+        assert "lot :" not in html and "mot ;" not in html
+        assert "…" in html  # Cut at 30 words, the punctuation kept with its word.
+
+
+def test_no_learner_template_truncates_with_djangos_filters():
+    templates = Path(settings.BASE_DIR, "templates")
+    learner = [path for path in templates.rglob("*.html") if "admin" not in path.parts]
+    assert learner
+    for path in learner:
+        assert "truncatewords" not in path.read_text(), path  # It loses no-break spaces.

@@ -109,6 +109,14 @@ def test_flags_say_why(hand_quiz, english):
     ]
 
 
+def test_the_flags_sentences_write_numbers_and_languages_as_french_does(
+    instructor_client, hand_quiz
+):
+    html = instructor_client.get("/fr/reports/quizzes/dp-quiz/").content.decode()
+    assert "La facilité diffère de 0,67 entre les langues (anglais 1,00, français 0,33)" in html
+    assert "0.67" not in html and "Anglais 1" not in html
+
+
 def test_weak_positive_discrimination_is_flagged(english):
     # x 1 1 0 0 with rest scores 2 1 2 1: covariance 0, so D = 0 and DE = 0.
     stats = reports.item_stats([(1, 2, 1), (1, 1, 1), (0, 2, 1), (0, 1, 1)])
