@@ -449,7 +449,8 @@ def problems(source: str, *, inline: bool = False) -> list[str]:
 
 # French typography (Imprimerie nationale): a no-break space (U+00A0) before ":" and inside
 # « », a narrow no-break space (U+202F) before ";", "!", "?", and before "%" as is usual for a
-# percentage (it keeps "50 %" together without the width of a full space).
+# percentage (it keeps "50 %" together without the width of a full space); the typographic
+# apostrophe (’) for a straight one between two letters.
 NBSP = "\u00a0"
 NNBSP = "\u202f"
 _SPACES = "[ \t\u00a0\u202f]+"
@@ -461,6 +462,8 @@ _MISSING_BEFORE_NARROW = re.compile(r"(?<=[\w)\]”])(?=[;!?]" + _CLAUSE_END + "
 _MISSING_BEFORE_COLON = re.compile(r"(?<=[\w)\]”])(?=:" + _CLAUSE_END + ")")
 _MISSING_BEFORE_PERCENT = re.compile(r"(?<=\d)(?=%(?![\w(]))")
 _AFTER_OPENING_GUILLEMET = re.compile("«(?:" + _SPACES + ")?")
+# An elision's apostrophe, typed straight between two letters: "l'état" is "l’état".
+_STRAIGHT_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")
 _BEFORE_CLOSING_GUILLEMET = re.compile("(?:" + _SPACES + ")?»")
 # Text inside these is code, maths or not text at all.
 _UNTOUCHED_ELEMENTS = {"code", "kbd", "math", "pre", "samp", "script", "style", "textarea"}
@@ -480,6 +483,7 @@ def _french_text(text: str, before: str) -> str:
     joined = _MISSING_BEFORE_NARROW.sub(NNBSP, joined)
     joined = _MISSING_BEFORE_COLON.sub(NBSP, joined)
     joined = _MISSING_BEFORE_PERCENT.sub(NNBSP, joined)
+    joined = _STRAIGHT_APOSTROPHE.sub("’", joined)
     return joined[1:]
 
 

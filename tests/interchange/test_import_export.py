@@ -272,5 +272,5 @@ def test_import_errors_are_in_the_editors_language(editor_client, guide):
     )
     assert response.status_code == 400
     page = response.content.decode()
-    assert "Le fichier n'a pas été importé" in page
+    assert "Le fichier n’a pas été importé" in page
     assert "question 2: Marquez exactement un choix comme correct." in page

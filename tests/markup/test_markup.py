@@ -407,3 +407,10 @@ def test_a_media_url_that_leaves_the_media_is_neither_a_link_nor_an_image(url):
 def test_media_links_and_images_within_the_media_stay():
     assert 'href="/media/content/a.png"' in html("[x](/media/content/a.png)")
     assert 'src="/media/content/a..b.png"' in html("![x](/media/content/a..b.png)")
+
+
+def test_french_apostrophes_are_typographic_outside_code_and_maths():
+    output = html("L'état de l'optimiseur, `l'x` et $a'$ ; 'cité'", language="fr")
+    assert "L’état de l’optimiseur" in output
+    assert "<code>l'x</code>" in output and "'cité'" in output
+    assert "l'optimiseur" in html("l'optimiseur", language="en")  # English keeps what it has.

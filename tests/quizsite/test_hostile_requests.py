@@ -9,7 +9,7 @@ from tests.factories import make_quiz
 pytestmark = pytest.mark.django_db
 
 ENGLISH_400 = "The site could not understand this request"
-FRENCH_400 = "Le site n'a pas compris cette requête"
+FRENCH_400 = "Le site n’a pas compris cette requête"
 
 
 def site_client() -> Client:
