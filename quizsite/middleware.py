@@ -52,7 +52,8 @@ class DatabaseUnavailableMiddleware:
 
 
 class UnreadableBodyMiddleware:
-    """A posted body the site can't read (another character set, broken multipart…) is a 400.
+    """A posted body the site can't read (another character set, broken multipart…) is a 400,
+    and so is a query or form holding a NUL character.
 
     Django raises while parsing `request.POST`, but the CSRF check of the error views parses
     it again, so the 400 page itself failed with a 500. Parsed once here, after the language
@@ -82,7 +83,18 @@ class UnreadableBodyMiddleware:
                 if isinstance(error, BadRequest | SuspiciousOperation):
                     raise
                 raise BadRequest(f"unreadable request body: {error}") from error
+        if _holds_nul(request.GET) or request.method == "POST" and _holds_nul(request.POST):
+            request._post, request._files = QueryDict(), MultiValueDict()
+            raise BadRequest("a NUL character in the request's query or form")
         return self.get_response(request)
+
+
+def _holds_nul(data: QueryDict) -> bool:
+    """Whether a query or form holds a NUL, which no field takes and PostgreSQL refuses in a
+    query (an admin filter passed it on as it was: a 500)."""
+    return any(
+        "\x00" in key or any("\x00" in value for value in values) for key, values in data.lists()
+    )
 
 
 class PermissionsPolicyMiddleware:

@@ -4,7 +4,7 @@ import pytest
 from django.middleware.csrf import get_token
 from django.test import Client, RequestFactory
 
-from tests.factories import make_quiz
+from tests.factories import make_quiz, make_staff
 
 pytestmark = pytest.mark.django_db
 
@@ -123,3 +123,18 @@ def test_an_unknown_admin_url_for_staff_is_a_404(admin_user, path):
     client = site_client()
     client.force_login(admin_user)
     assert client.get(path).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path", ["/fr/", "/fr/accounts/login/", "/admin/quizzes/quiz/", "/fr/reports/"]
+)
+def test_a_nul_in_a_query_or_a_form_is_a_400(path):
+    client = Client(raise_request_exception=False)
+    client.force_login(make_staff("nul-editor", "Editors"))
+    response = client.get(path + "?level__exact=a%00b")
+    assert response.status_code == 400
+    if path.startswith("/fr/"):
+        assert FRENCH_400 in response.content.decode()
+    body = "username=a%00b&password=x"
+    response = client.post(path, body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
