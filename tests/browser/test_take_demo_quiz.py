@@ -200,6 +200,10 @@ def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
         expect(feedback).to_be_focused()
         expect(feedback).to_be_in_viewport()
         assert focus_is_visible(page)
+        ring, edge = feedback.evaluate(
+            "e => [getComputedStyle(e).outlineColor, getComputedStyle(e).borderLeftColor]"
+        )
+        assert ring == edge  # The verdict's colour, not the orange of a warning.
         expect(
             page.get_by_role("region", name="Correct." if right else "Not quite.")
         ).to_be_focused()
