@@ -5,13 +5,11 @@ from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
-from quizsite.adminsearch import BoundedSearchMixin
-
 from .models import GuidePath
 
 
 @admin.register(GuidePath)
-class GuidePathAdmin(BoundedSearchMixin, TabbedTranslationAdmin):
+class GuidePathAdmin(TabbedTranslationAdmin):
     list_display = ("title", "slug", "position", "is_published", "quiz_count")
     list_editable = ("position", "is_published")
     list_filter = ("is_published",)

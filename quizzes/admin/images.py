@@ -12,7 +12,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
-from quizsite.adminsearch import BoundedSearchMixin
 from quizzes.admin.common import language_name
 from quizzes.markup.images import ImageError, image_check, image_name, image_url
 from quizzes.models import (
@@ -50,7 +49,7 @@ class ContentImageForm(forms.ModelForm):
 
 
 @admin.register(ContentImage)
-class ContentImageAdmin(BoundedSearchMixin, TabbedTranslationAdmin):
+class ContentImageAdmin(TabbedTranslationAdmin):
     form = ContentImageForm
     list_display = ("thumbnail", "alt", "reference", "uploaded_at")
     fields = ("file", "alt", "thumbnail", "reference")

@@ -8,7 +8,6 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
-from quizsite.adminsearch import BoundedSearchMixin
 from quizzes.admin.common import (
     RecordedDeleteMixin,
     count,
@@ -36,9 +35,7 @@ class ChoiceInline(TranslationTabularInline):
 
 
 @admin.register(Question)
-class QuestionAdmin(
-    RecordedDeleteMixin, QuestionPreviewMixin, BoundedSearchMixin, TabbedTranslationAdmin
-):
+class QuestionAdmin(RecordedDeleteMixin, QuestionPreviewMixin, TabbedTranslationAdmin):
     """Questions, their choices inline; the Preview of a question as learners read it comes
     from QuestionPreviewMixin (quizzes/admin/previews.py)."""
 

@@ -10,7 +10,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
-from quizsite.adminsearch import BoundedSearchMixin
 from quizzes.admin.common import RecordedDeleteMixin, count, count_column, regraded_message
 from quizzes.admin.forms import ContentForm, PositionForm, QuestionInlineFormSet
 from quizzes.admin.publishing import QuizPublishingMixin
@@ -67,7 +66,6 @@ class QuizAdmin(
     QuizTranslationStatusMixin,
     QuizImportMixin,
     QuizExportMixin,
-    BoundedSearchMixin,
     TabbedTranslationAdmin,
 ):
     """Quizzes, their questions inline. Each concern comes from a mixin: publishing

@@ -2,14 +2,13 @@
 
 from django.contrib import admin
 
-from quizsite.adminsearch import BoundedSearchMixin
 from quizzes.models import (
     Answer,
     Attempt,
 )
 
 
-class RecordedAdmin(BoundedSearchMixin, admin.ModelAdmin):
+class RecordedAdmin(admin.ModelAdmin):
     """What learners recorded is read, never written, in the admin."""
 
     def has_add_permission(self, request):
