@@ -17,15 +17,16 @@ register = template.Library()
 # Django's word truncation splits on every space and joins with a plain one, so the no-break
 # spaces of French typography (before : ; ? ! », after «) became breaking ones.
 _KEPT_SPACES = {"\u00a0": "\ue000", "\u202f": "\ue001"}  # As private-use characters.
+_HOLD = str.maketrans(_KEPT_SPACES)
+_RELEASE = str.maketrans({held: space for space, held in _KEPT_SPACES.items()})
 
 
 @register.filter(is_safe=True)
 def words_html(html: str, count: int) -> SafeString:
     """`truncatewords_html` that keeps no-break spaces: a word and the punctuation they tie
     to it count as one word and stay together."""
-    held = str(html).translate(str.maketrans(_KEPT_SPACES))
-    short = Truncator(held).words(int(count), html=True, truncate=" …")
-    return mark_safe(short.translate(str.maketrans({v: k for k, v in _KEPT_SPACES.items()})))
+    short = Truncator(str(html).translate(_HOLD)).words(int(count), html=True, truncate=" …")
+    return mark_safe(short.translate(_RELEASE))
 
 
 def _shown(obj, field: str) -> tuple[str, str]:
