@@ -40,10 +40,12 @@ from quizzes.markup import rendering as markup
 from quizzes.markup.images import name_of_url
 from quizzes.models import Choice, Level, Question, Quiz, translated_fields
 
-# How each translated field shows: inside a <legend>, <label> or heading (phrasing content
-# only), or as blocks of its own. Titles and URLs aren't Markdown: they show as written.
-INLINE_FIELDS = frozenset({"prompt", "text"})
-BLOCK_FIELDS = frozenset({"description", "explanation", "feedback", "summary"})
+# How each translated field shows: inside a <label> (phrasing content only), or as blocks of
+# its own. Titles and URLs aren't Markdown: they show as written. A prompt is blocks (code,
+# lists, maths) that label its question's fieldset; where a prompt is named rather than shown
+# (a link to its review, a report's heading) its heading, the first line, stands for it.
+INLINE_FIELDS = frozenset({"text"})
+BLOCK_FIELDS = frozenset({"description", "explanation", "feedback", "prompt", "summary"})
 
 
 def field_markup(field: str) -> str | None:
@@ -118,10 +120,7 @@ class Text:
 
     @classmethod
     def of(cls, obj: Model, field: str) -> "Text":
-        texts = tuple(
-            (code, getattr(obj, build_localized_fieldname(field, code)) or "")
-            for code, _name in settings.LANGUAGES
-        )
+        texts = _by_language(obj, field)
         kind = field_markup(field)
         if kind is None:
             return cls(texts)
@@ -131,6 +130,13 @@ class Text:
             for code, text in texts
             if text
         )
+        return cls(texts, rendered)
+
+    @classmethod
+    def heading_of(cls, obj: Model, field: str) -> "Text":
+        """A block field's first line, as phrasing content (`rendering.title`)."""
+        texts = _by_language(obj, field)
+        rendered = tuple((code, markup.title(text, language=code)) for code, text in texts if text)
         return cls(texts, rendered)
 
     def _shown(self) -> tuple[str, str]:
@@ -165,6 +171,13 @@ class Text:
         return body
 
 
+def _by_language(obj: Model, field: str) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (code, getattr(obj, build_localized_fieldname(field, code)) or "")
+        for code, _name in settings.LANGUAGES
+    )
+
+
 def _texts(obj: Model) -> dict[str, Text]:
     return {field: Text.of(obj, field) for field in translated_fields(type(obj))}
 
@@ -188,6 +201,7 @@ class QuestionContent:
     prompt: Text
     explanation: Text
     guide_url: Text
+    heading: Text  # The prompt's first line, where the question is named.
     choices: tuple[ChoiceContent, ...]  # In order.
 
     @property
@@ -248,6 +262,7 @@ def _read(quiz_id: int) -> QuizContent:
             QuestionContent(
                 **_columns(question, "pk", "quiz_id", "position", "kind"),
                 **_texts(question),
+                heading=Text.heading_of(question, "prompt"),
                 choices=tuple(
                     ChoiceContent(
                         **_columns(choice, "pk", "question_id", "position", "is_correct"),

@@ -64,7 +64,7 @@ def _language_preview(
     return Preview(
         language=code,
         name=language_name(code),
-        prompt=shown(value, "prompt", inline=True),
+        prompt=shown(value, "prompt", inline=False),
         choices=[
             PreviewChoice(
                 text=shown(choice, "text", inline=True),

@@ -417,6 +417,34 @@ def render(source: str, *, language: str, inline: bool = False) -> Rendered:
     return Rendered(html=html, language=language)
 
 
+# How much of a code line a title quotes when the text starts with code.
+TITLE_CODE_LENGTH = 60
+
+
+def title(source: str, *, language: str) -> Rendered:
+    """A block text's first line of text (its first paragraph, heading, list item or table
+    cell) as phrasing content, for where the text is named rather than shown: a link to it,
+    a report's heading. A text that starts with code or a formula is named by its first line;
+    a source past `MAX_SOURCE_LENGTH` by its beginning, as `render` shows it.
+    """
+    if len(source) > MAX_SOURCE_LENGTH:
+        return render(source[:TITLE_CODE_LENGTH], language=language, inline=True)
+    env: dict = {}
+    html = ""
+    for token in _MD.parse(source, env):
+        if token.type == "inline":
+            html = _MD.renderer.render(token.children or [], _MD.options, env)
+            break
+        if token.content.strip():
+            line = token.content.strip().splitlines()[0][:TITLE_CODE_LENGTH]
+            html = f"<code>{escape(line, quote=False)}</code>"
+            break
+    html = _CLEANER.clean(html)
+    if is_french(language):
+        html = french_typography(html)
+    return Rendered(html=html, language=language)
+
+
 def images(source: str, *, inline: bool = False) -> list[tuple[str, str]]:
     """(src, alt text) of every Markdown image in `source`, in reading order.
 

@@ -9,7 +9,7 @@ from django.utils.text import Truncator
 from django.utils.translation import get_language
 from modeltranslation.utils import build_localized_fieldname, resolution_order
 
-from quizzes.markup.rendering import Rendered, render
+from quizzes.markup.rendering import Rendered, render, title
 from quizzes.snapshots import fallback_tag, field_markup
 
 register = template.Library()
@@ -69,6 +69,22 @@ def html_of(obj, field: str) -> SafeString:
         body = conditional_escape(text)
     else:
         body = mark_safe(_rendered(text, lang, kind == "inline").html)
+    if text and lang != get_language():
+        return body + fallback_tag(lang)
+    return body
+
+
+@lru_cache(maxsize=2048)
+def _heading(source: str, language: str) -> Rendered:
+    return title(source, language=language)
+
+
+@register.filter
+def heading_of(obj, field: str) -> SafeString:
+    """The first line of a model instance's block field (`rendering.title`), where the text is
+    named rather than shown, with the visible tag of a fallback language."""
+    lang, text = _shown(obj, field)
+    body = mark_safe(_heading(text, lang).html)
     if text and lang != get_language():
         return body + fallback_tag(lang)
     return body

@@ -67,6 +67,7 @@ def _content(example: dict) -> QuestionContent:
         prompt=Text((("en", example["prompt"]["en"]),)),
         explanation=Text(()),
         guide_url=Text(()),
+        heading=Text(()),
         choices=choices,
     )
 

@@ -36,7 +36,8 @@ def test_the_question_shows_checkboxes_in_a_fieldset_with_the_instruction(client
     attempt = start(client, mc_quiz)
     page = client.get(question_url(attempt, 1)).content.decode()
     assert page.count('type="checkbox"') == 4 and 'type="radio"' not in page
-    assert '<legend class="prompt">Question 1 prompt</legend>' in page
+    assert '<fieldset aria-labelledby="prompt" aria-describedby="choice-instruction">' in page
+    assert '<div class="prompt rich" id="prompt"><p>Question 1 prompt</p>\n</div>' in page
     assert "Select all that apply." in page
     assert "right only when it picks exactly the correct choices" in page
     assert 'aria-describedby="choice-instruction"' in page

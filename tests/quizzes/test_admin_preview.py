@@ -13,10 +13,10 @@ def test_the_change_page_previews_the_saved_question(editor_client, guide):
     page = editor_client.get(f"/admin/quizzes/question/{question.pk}/change/").content.decode()
     assert "Preview of the saved question" in page
     assert (
-        '<p class="preview-prompt" lang="en">What does <code>model.no_sync()</code> skip?</p>'
-        in page
+        '<div class="preview-prompt" lang="en">'
+        "<p>What does <code>model.no_sync()</code> skip?</p>\n</div>" in page
     )
-    assert '<p class="preview-prompt" lang="fr">Énoncé de la question 1</p>' in page
+    assert '<div class="preview-prompt" lang="fr"><p>Énoncé de la question 1</p>\n</div>' in page
     assert 'name="_preview"' in page
 
 
@@ -35,7 +35,7 @@ def test_preview_shows_what_was_typed_and_saves_nothing(editor_client, guide):
     assert "Preview of what you typed (not saved yet)" in page
     assert "<math" in page and '<pre class="code-block" tabindex="0">' in page
     # The French prompt is empty: learners see the English one, and the preview says so.
-    assert '<p class="preview-prompt" lang="en">Question 1 prompt</p>' in page
+    assert '<div class="preview-prompt" lang="en"><p>Question 1 prompt</p>\n</div>' in page
     assert "Some texts are missing in this language" in page
     assert "The effective batch is $B \\times W$:" in page  # The typed text, kept.
     question.refresh_from_db()

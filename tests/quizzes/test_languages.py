@@ -45,13 +45,13 @@ def test_missing_french_falls_back_to_english_marked_lang_en(client, guide):
     question.save()
     attempt = start(client, quiz, "fr")
     html = client.get(question_url(attempt, 1, "fr")).content.decode()
-    assert '<legend class="prompt">Énoncé traduit</legend>' in html
+    assert '<div class="prompt rich" id="prompt"><p>Énoncé traduit</p>\n</div>' in html
     tag = ' <span class="fallback-tag" lang="fr">en anglais</span>'
     assert re.search(rf'<label for="choice-\d+" lang="en">Q1 choice 1{tag}</label>', html)
     landing = client.get("/fr/quizzes/half/").content.decode()
     assert f'<h1 lang="en">Data parallelism quiz{tag}</h1>' in landing
-    assert f'<li lang="en">Question 2 prompt{tag}</li>' in landing
-    assert "<li>Énoncé traduit</li>" in landing
+    assert f'<li class="rich" lang="en"><p>Question 2 prompt</p>\n{tag}</li>' in landing
+    assert '<li class="rich"><p>Énoncé traduit</p>\n</li>' in landing
     answer(client, attempt, 1, choice_of(quiz, 1, correct=True), lang="fr")
     feedback = client.get(question_url(attempt, 1, "fr")).content.decode()
     explanation = (
@@ -76,8 +76,8 @@ def test_markdown_renders_on_every_learner_page(client, guide):
     assert "What does <code>optimizer.zero_grad()</code> do?" in landing
     attempt = start(client, quiz)
     page = client.get(question_url(attempt, 1)).content.decode()
-    legend = '<legend class="prompt">What does <code>optimizer.zero_grad()</code> do?</legend>'
-    assert legend in page
+    prompt = "<p>What does <code>optimizer.zero_grad()</code> do?</p>"
+    assert f'<div class="prompt rich" id="prompt">{prompt}\n</div>' in page
     answer(client, attempt, 1, choice_of(quiz, 1, correct=True))
     feedback = client.get(question_url(attempt, 1)).content.decode()
     assert '<pre class="code-block" tabindex="0"><code><span class="k">for</span>' in feedback

@@ -87,10 +87,15 @@
     next = reply.next;
     history.replaceState(null, "", `${reply.feedback.url}#feedback`);
     show(reply.feedback);
-    // As a page load at #feedback: scrolled to it (its scroll margin keeps the question's
-    // number in view), and focused, so that its verdict is read out.
+    // As a page load at #feedback, focused so that its verdict is read out; scrolled to the
+    // question's text instead when the text and the verdict fit on the screen together (the
+    // scroll margins keep either just under "Question n of N").
     const feedback = document.getElementById("feedback");
-    feedback.scrollIntoView();
+    const prompt = document.getElementById("prompt");
+    const verdict = feedback.querySelector(".verdict-bar").getBoundingClientRect();
+    const bar = page.querySelector(".step").getBoundingClientRect().height;
+    const together = verdict.bottom - prompt.getBoundingClientRect().top;
+    (together <= window.innerHeight - bar ? prompt : feedback).scrollIntoView();
     feedback.focus({ preventScroll: true });
   });
 
