@@ -581,11 +581,11 @@ def answer_picks(
     quiz: Quiz, report_filter: ReportFilter, *, several: bool = False
 ) -> Iterator[tuple]:
     """Every pick of every answer of every completed attempt, in attempt and question order,
-    as named rows (attempt_id, username, first_name, last_name, completed_at, language,
-    score, max_score, question_id, choice_id, is_correct), read lazily so memory stays flat
-    however many attempts there are. An answer that picked several choices gives a row per
-    pick: with `several` (the quiz has multiple-choice questions), the picks of the answers
-    without an `Answer.choice` are joined, and only theirs.
+    as named rows (attempt_id, username, first_name, last_name, kind, is_first, started_at,
+    completed_at, language, score, max_score, question_id, picked, is_correct), read lazily
+    so memory stays flat however many attempts there are. An answer that picked several
+    choices gives a row per pick: with `several` (the quiz has multiple-choice questions),
+    the picks of the answers without an `Answer.choice` are joined, and only theirs.
     """
     answers = _completed_answers(quiz, report_filter)
     choice, order = F("choice_id"), ["attempt__completed_at", "attempt_id", "question_id"]
@@ -599,6 +599,9 @@ def answer_picks(
             username=F("attempt__user__username"),
             first_name=F("attempt__user__first_name"),
             last_name=F("attempt__user__last_name"),
+            kind=F("attempt__kind"),
+            is_first=F("attempt__is_first"),
+            started_at=F("attempt__started_at"),
             completed_at=F("attempt__completed_at"),
             language=F("attempt__language"),
             score=F("attempt__score"),
@@ -611,6 +614,9 @@ def answer_picks(
             "username",
             "first_name",
             "last_name",
+            "kind",
+            "is_first",
+            "started_at",
             "completed_at",
             "language",
             "score",
