@@ -9,9 +9,11 @@ from collections.abc import Iterable, Iterator
 from itertools import groupby
 from operator import attrgetter
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from quizzes.models import Question, Quiz
+from quizzes.models import AttemptKind, Question, Quiz
 from quizzes.reports import selectors as reports
 
 CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -49,14 +51,36 @@ def _learner_name(username: str | None, first_name: str | None, last_name: str |
     return f"{first_name} {last_name}".strip() or username
 
 
+def _text_in(obj, field: str, language: str) -> str:
+    """A translated field in `language`, or its fallback: as an attempt in that language
+    showed it."""
+    with translation.override(language):
+        return getattr(obj, field)
+
+
 def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
-    """A row per completed attempt: the learner, the score, and each question's picks (joined
-    with " | " when there are several) and result."""
+    """A row per completed attempt: the learner, its kind, whether it is their first, how long
+    it took, the score, and each question's picks (joined with " | " when there are several,
+    in the attempt's language) and result."""
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
-    texts = {choice.pk: choice.text for q in questions for choice in q.choices.all()}
+    texts = {
+        code: {c.pk: _text_in(c, "text", code) for q in questions for c in q.choices.all()}
+        for code, _name in settings.LANGUAGES
+    }
     columns = {question.pk: index for index, question in enumerate(questions)}
-    anonymous, right, wrong = _("Anonymous"), _("right"), _("wrong")
-    header = [_("Learner"), _("Completed at"), _("Language"), _("Score"), _("Out of"), _("Percent")]
+    anonymous, right, wrong, yes, no = _("Anonymous"), _("right"), _("wrong"), _("yes"), _("no")
+    kinds = {kind.value: str(kind.label) for kind in AttemptKind}
+    header = [
+        _("Learner"),
+        _("Completed at"),
+        _("Language"),
+        _("Score"),
+        _("Out of"),
+        _("Percent"),
+        _("Kind"),
+        _("First attempt"),
+        _("Duration (seconds)"),
+    ]
     for number in range(1, len(questions) + 1):
         header += [
             _("Question %(number)s choice") % {"number": number},
@@ -72,7 +96,8 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
             for pick in attempt_picks:
                 index = columns.get(pick.question_id)
                 if index is not None:
-                    text = texts.get(pick.picked, "")
+                    shown = texts.get(pick.language) or texts[settings.LANGUAGE_CODE]
+                    text = shown.get(pick.picked, "")
                     cells[2 * index] = f"{cells[2 * index]} | {text}" if cells[2 * index] else text
                     cells[2 * index + 1] = right if pick.is_correct else wrong
             yield [
@@ -82,6 +107,9 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
                 pick.score,
                 pick.max_score,
                 round(100 * pick.score / pick.max_score, 1) if pick.max_score else None,
+                kinds.get(pick.kind, pick.kind),
+                yes if pick.is_first else no,
+                round((pick.completed_at - pick.started_at).total_seconds()),
                 *cells,
             ]
 
@@ -89,8 +117,11 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
 
 
 def question_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
-    """A row per question: its item analysis, overall and per language, and its choices."""
+    """A row per question: its item analysis, overall and per language, and its choices; the
+    prompts and choices in the attempts' language when the filter keeps one language, else
+    in the export's."""
     items = reports.item_analysis(quiz, report_filter)
+    language = report_filter.language or translation.get_language()
     choices = max((len(item.choices) for item in items.questions), default=0)
     header = [
         _("Question"),
@@ -119,7 +150,7 @@ def question_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterato
     for number, item in enumerate(items.questions, 1):
         row = [
             number,
-            item.question.prompt,
+            _text_in(item.question, "prompt", language),
             item.overall.n,
             item.overall.facility,
             item.overall.discrimination,
@@ -131,7 +162,7 @@ def question_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterato
         row.append(" ".join(item.flags))
         for choice in item.choices:
             row += [
-                choice.choice.text,
+                _text_in(choice.choice, "text", language),
                 yes if choice.choice.is_correct else no,
                 choice.count,
                 choice.share,

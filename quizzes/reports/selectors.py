@@ -22,6 +22,7 @@ from django.db.models import (
     Case,
     CharField,
     Count,
+    Exists,
     ExpressionWrapper,
     F,
     FilteredRelation,
@@ -111,6 +112,12 @@ def attempts_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
     return Attempt.objects.filter(_in_report(quiz, report_filter)).order_by()
 
 
+def _answered(prefix: str = "") -> Exists:
+    """The attempt has at least one answer: what the reports count as started (an attempt
+    opened and never answered, a Start clicked by mistake, is not)."""
+    return Exists(Answer.objects.filter(attempt=OuterRef(f"{prefix}pk")))
+
+
 def _completed_answers(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Answer]:
     """The answers of the completed attempts the filter keeps, joined to them once.
 
@@ -171,7 +178,8 @@ def _median(values: list[tuple[float, int]]) -> float | None:
 def quiz_summary(
     quiz: Quiz, report_filter: ReportFilter, *, items: "ItemAnalysis | None" = None
 ) -> Summary:
-    """One query: attempts grouped by (score, out of); unfinished ones have no score yet.
+    """One query: the answered attempts grouped by (score, out of); unfinished ones have no
+    score yet.
 
     Pass `items` (from item_analysis) to get Cronbach's alpha (KR-20); without it
     the question count costs a second query. Scores are percentages; the standard
@@ -179,6 +187,7 @@ def quiz_summary(
     """
     groups = list(
         attempts_for(quiz, report_filter)
+        .filter(_answered())
         .values_list("score", "max_score")
         .annotate(n=Count("pk"))
         .order_by()
@@ -553,10 +562,10 @@ def quiz_for_report(*, slug: str) -> Quiz | None:
 
 
 def quizzes_overview(report_filter: ReportFilter = DEFAULT_FILTER) -> QuerySet[Quiz]:
-    """Every quiz with its started and completed attempts and mean score (one query), of the
-    attempts a quiz's report counts by default (the first of each learner, no practice, no
-    preview): the index and the report agree."""
-    kept = _in_report(None, report_filter, "attempts__")
+    """Every quiz with its started (answered at least once) and completed attempts and mean
+    score (one query), of the attempts a quiz's report counts by default (the first of each
+    learner, no practice, no preview): the index and the report agree."""
+    kept = _in_report(None, report_filter, "attempts__") & Q(_answered("attempts__"))
     completed = kept & Q(attempts__completed_at__isnull=False, attempts__max_score__gt=0)
     return Quiz.objects.annotate(
         started=Count("attempts", filter=kept),
@@ -572,11 +581,11 @@ def answer_picks(
     quiz: Quiz, report_filter: ReportFilter, *, several: bool = False
 ) -> Iterator[tuple]:
     """Every pick of every answer of every completed attempt, in attempt and question order,
-    as named rows (attempt_id, username, first_name, last_name, completed_at, language,
-    score, max_score, question_id, choice_id, is_correct), read lazily so memory stays flat
-    however many attempts there are. An answer that picked several choices gives a row per
-    pick: with `several` (the quiz has multiple-choice questions), the picks of the answers
-    without an `Answer.choice` are joined, and only theirs.
+    as named rows (attempt_id, username, first_name, last_name, kind, is_first, started_at,
+    completed_at, language, score, max_score, question_id, picked, is_correct), read lazily
+    so memory stays flat however many attempts there are. An answer that picked several
+    choices gives a row per pick: with `several` (the quiz has multiple-choice questions),
+    the picks of the answers without an `Answer.choice` are joined, and only theirs.
     """
     answers = _completed_answers(quiz, report_filter)
     choice, order = F("choice_id"), ["attempt__completed_at", "attempt_id", "question_id"]
@@ -590,6 +599,9 @@ def answer_picks(
             username=F("attempt__user__username"),
             first_name=F("attempt__user__first_name"),
             last_name=F("attempt__user__last_name"),
+            kind=F("attempt__kind"),
+            is_first=F("attempt__is_first"),
+            started_at=F("attempt__started_at"),
             completed_at=F("attempt__completed_at"),
             language=F("attempt__language"),
             score=F("attempt__score"),
@@ -602,6 +614,9 @@ def answer_picks(
             "username",
             "first_name",
             "last_name",
+            "kind",
+            "is_first",
+            "started_at",
             "completed_at",
             "language",
             "score",

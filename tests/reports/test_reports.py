@@ -15,7 +15,7 @@ from quizzes.learning.services import attempt_start, attempts_claim
 from quizzes.models import Attempt, Quiz
 from quizzes.reports import selectors as reports
 from tests.factories import make_quiz
-from tests.reports.report_data import FIRST_DAY, URL, instructor
+from tests.reports.report_data import FIRST_DAY, URL, instructor, take
 
 
 def test_summary_on_first_attempts(hand_quiz):
@@ -237,6 +237,21 @@ def test_index_counts_what_the_quiz_report_counts_by_default(instructor_client, 
     assert Attempt.objects.filter(quiz=hand_quiz).count() > summary.started
     assert f">{summary.started}<" in html and f"{round(summary.mean, 1)}%" in html
     assert "first attempt" in html
+
+
+def test_an_attempt_never_answered_is_not_counted_as_started(instructor_client, hand_quiz):
+    def started() -> tuple[int, int]:
+        (overview,) = reports.quizzes_overview()
+        return reports.quiz_summary(hand_quiz, reports.ReportFilter()).started, overview.started
+
+    assert started() == (7, 7)
+    take(hand_quiz, user=None, lang="en", picks=[], when=FIRST_DAY)
+    assert started() == (7, 7)
+    take(hand_quiz, user=None, lang="en", picks=[1], when=FIRST_DAY)
+    assert started() == (8, 8)
+    for path in ["/en/reports/", URL]:
+        html = instructor_client.get(path).content.decode()
+        assert "Attempts started (at least one answer)" in html and ">8<" in html
 
 
 @pytest.mark.parametrize("path", ["/en/reports/", URL, URL + "attempts.csv", URL + "questions.csv"])
