@@ -185,6 +185,7 @@ class QuestionContent:
     quiz_id: int
     position: int
     kind: str
+    keep_choice_order: bool
     prompt: Text
     explanation: Text
     guide_url: Text
@@ -246,7 +247,7 @@ def _read(quiz_id: int) -> QuizContent:
         **_texts(quiz),
         questions=tuple(
             QuestionContent(
-                **_columns(question, "pk", "quiz_id", "position", "kind"),
+                **_columns(question, "pk", "quiz_id", "position", "kind", "keep_choice_order"),
                 **_texts(question),
                 choices=tuple(
                     ChoiceContent(

@@ -20,6 +20,7 @@ _GIFT_ANSWERS = {"T": True, "TRUE": True, "F": False, "FALSE": False}
 class TrueFalse(SingleChoice):
     name = "true_false"
     label = _("True or false")
+    keeps_choice_order = True  # True then False, as everyone reads them, shuffled or not.
 
     def gift_claims(self, answers: str) -> bool:
         return answers.split("#", 1)[0].strip() in _GIFT_ANSWERS
