@@ -129,9 +129,7 @@ class Kind:
     def moodle_read(self, element: ET.Element, reading: MoodleReading) -> Read:
         raise NotImplementedError
 
-    def moodle_write(
-        self, element: ET.Element, question: dict, writing: MoodleWriting, *, shuffle: bool
-    ) -> None:
+    def moodle_write(self, element: ET.Element, question: dict, writing: MoodleWriting) -> None:
         """A quiz-file question's answers, and what else its Moodle type asks, in the
         <question> element."""
         raise NotImplementedError

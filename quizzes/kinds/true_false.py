@@ -81,9 +81,7 @@ class TrueFalse(SingleChoice):
             return Read(problem=message)
         return Read(fields={"kind": self.name, "choices": choices})
 
-    def moodle_write(
-        self, element: ET.Element, question: dict, writing: MoodleWriting, *, shuffle: bool
-    ) -> None:
+    def moodle_write(self, element: ET.Element, question: dict, writing: MoodleWriting) -> None:
         for choice, name in zip(_named_choices(question, writing), ("true", "false"), strict=True):
             writing.answer(element, choice, 100.0 if choice.get("correct") else 0.0, name)
 
