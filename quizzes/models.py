@@ -257,6 +257,14 @@ class Question(_Ordered):
         help_text=_("The section of the guide that teaches this, shown with the explanation."),
     )
     kind = models.CharField(_("kind"), max_length=20, choices=kinds.choices, default=kinds.DEFAULT)
+    keep_choice_order = models.BooleanField(
+        _("keep the choices in order"),
+        default=False,
+        help_text=_(
+            "Shown in their order even when the quiz shuffles choices: for choices that "
+            "refer to each other (“all of the above”, “none of these”) or ordered numbers."
+        ),
+    )
 
     objects = QuestionQuerySet.as_manager()
 

@@ -198,6 +198,7 @@ class QuestionContent:
     quiz_id: int
     position: int
     kind: str
+    keep_choice_order: bool
     prompt: Text
     explanation: Text
     guide_url: Text
@@ -260,7 +261,7 @@ def _read(quiz_id: int) -> QuizContent:
         **_texts(quiz),
         questions=tuple(
             QuestionContent(
-                **_columns(question, "pk", "quiz_id", "position", "kind"),
+                **_columns(question, "pk", "quiz_id", "position", "kind", "keep_choice_order"),
                 **_texts(question),
                 heading=Text.heading_of(question, "prompt"),
                 choices=tuple(

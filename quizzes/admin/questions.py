@@ -46,7 +46,7 @@ class QuestionAdmin(RecordedDeleteMixin, QuestionPreviewMixin, TabbedTranslation
     list_filter = ("quiz__guide_paths", "quiz__level", "quiz__is_published", "quiz")
     list_select_related = ("quiz",)
     search_fields = tuple(f"prompt_{code}" for code, _name in settings.LANGUAGES)
-    fields = ("quiz", "position", "kind", "prompt", "explanation", "guide_url")
+    fields = ("quiz", "position", "kind", "keep_choice_order", "prompt", "explanation", "guide_url")
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     actions = ["regrade"]
 

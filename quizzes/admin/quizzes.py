@@ -27,7 +27,7 @@ class QuestionInline(TranslationTabularInline):
     model = Question
     form = PositionForm
     formset = QuestionInlineFormSet
-    fields = ("position", "prompt", "kind")
+    fields = ("position", "prompt", "kind", "keep_choice_order")
     extra = 0
     show_change_link = True
     formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 2})}}

@@ -338,7 +338,7 @@ class _Writer:
             file.text = base64.b64encode(self.images[name]).decode("ascii")
         return element
 
-    def question(self, parent: ET.Element, question: dict, shuffle: bool) -> None:
+    def question(self, parent: ET.Element, question: dict) -> None:
         prompt = self.plain(question.get("prompt"))
         kind = kinds.get(question.get("kind", kinds.DEFAULT)).exported_as(question, self)
         element = ET.SubElement(parent, "question", {"type": kind.moodle_type})
@@ -348,7 +348,7 @@ class _Writer:
         ET.SubElement(element, "defaultgrade").text = "1"
         ET.SubElement(element, "penalty").text = kind.moodle_penalty
         ET.SubElement(element, "hidden").text = "0"
-        kind.moodle_write(element, question, self, shuffle=shuffle)
+        kind.moodle_write(element, question, self)
 
     def plain(self, value) -> str:
         return common.text_in(value, self.language)
@@ -379,7 +379,9 @@ def moodle_xml_export(
     the category's info; `images` are the files that texts show as
     `images/NAME`, written with the texts that show them. Reading the file back
     gives the same questions. Moodle XML has no place for the quiz's level, pass
-    mark and guide paths, the questions' guide URLs, or the other languages. A
+    mark, guide paths and shuffling (a Moodle quiz's own setting: a question's
+    <shuffleanswers> says only whether it may be shuffled, its `keep_choice_order`
+    negated), the questions' guide URLs, or the other languages. A
     true-or-false question whose choices are not named True and False in
     `language` is written as a single-choice one.
     """
@@ -394,6 +396,6 @@ def moodle_xml_export(
     if description:
         writer.text(category, "info", description)
     for question in data.get("questions", []):
-        writer.question(root, question, bool(data.get("shuffle_choices")))
+        writer.question(root, question)
     ET.indent(root)
     return ET.tostring(root, encoding="UTF-8", xml_declaration=True) + b"\n"

@@ -199,7 +199,15 @@ QUIZ_KEYS = {
     "guide_paths",
     "questions",
 }
-QUESTION_KEYS = {"position", "kind", "prompt", "explanation", "guide_url", "choices"}
+QUESTION_KEYS = {
+    "position",
+    "kind",
+    "keep_choice_order",
+    "prompt",
+    "explanation",
+    "guide_url",
+    "choices",
+}
 CHOICE_KEYS = {"position", "text", "correct", "feedback"}
 GUIDE_PATH_KEYS = {"slug", "title", "summary", "url", "position", "is_published"}
 
@@ -374,6 +382,9 @@ def _quiz_parse(
             **check.texts(item, "explanation", question_place, required=False),
             **check.texts(item, "guide_url", question_place, required=False),
             "kind": check.typed(item, "kind", question_place, str, kinds.DEFAULT),
+            "keep_choice_order": check.typed(
+                item, "keep_choice_order", question_place, bool, False
+            ),
         }
         check.model(Question(position=position, **question_fields), question_place, ["quiz"])
         choice_items = [
@@ -449,6 +460,8 @@ def quiz_export(*, quiz: Quiz) -> dict:
         item = {"position": question.position} if question.position != number else {}
         if question.kind != kinds.DEFAULT:
             item["kind"] = question.kind
+        if question.keep_choice_order:
+            item["keep_choice_order"] = True
         item |= _texts_export(question)
         choices = []
         for choice_number, choice in enumerate(question.choices.all(), 1):

@@ -14,6 +14,8 @@ A kind is one module with one `Kind` subclass, listed in the registry
 - its feedback: `review_template`, the answer's review under the question;
 - what the reports count: `several`, whether one answer holds several picks (the
   widgets and reviews say so too);
+- how its choices are shown: `keeps_choice_order`, whether they stay in their order even
+  in a quiz that shuffles choices;
 - how the file formats read and write it: `gift_claims`, `gift_read`, `gift_write`,
   `moodle_type`, `moodle_penalty`, `moodle_read`, `moodle_write`, `exported_as`.
 
@@ -86,6 +88,7 @@ class Kind:
     name: str  # As Question.kind and a quiz file's "kind" store it.
     label: Promise
     several = False
+    keeps_choice_order = False
     input_template = "quizzes/_choice_inputs.html"
     review_template = "quizzes/_choice_review.html"
     moodle_type: str
@@ -126,9 +129,7 @@ class Kind:
     def moodle_read(self, element: ET.Element, reading: MoodleReading) -> Read:
         raise NotImplementedError
 
-    def moodle_write(
-        self, element: ET.Element, question: dict, writing: MoodleWriting, *, shuffle: bool
-    ) -> None:
+    def moodle_write(self, element: ET.Element, question: dict, writing: MoodleWriting) -> None:
         """A quiz-file question's answers, and what else its Moodle type asks, in the
         <question> element."""
         raise NotImplementedError

@@ -3,6 +3,7 @@ and how Moodle's multiple-choice questions (GIFT's `{=right ~wrong}` and Moodle 
 "multichoice") read and write them, weights and all."""
 
 import re
+from dataclasses import replace
 from xml.etree import ElementTree as ET
 
 from django import forms
@@ -113,20 +114,30 @@ class ChoiceKind(Kind):
                 choice["feedback"] = feedback
             choices.append(choice)
             weights.append(round(weight, 5))
-        return weighted(choices, weights, single=single)
+        read = weighted(choices, weights, single=single)
+        if read.problem or _moodle_shuffles(element):
+            return read
+        return replace(read, fields={**read.fields, "keep_choice_order": True})
 
-    def moodle_write(
-        self, element: ET.Element, question: dict, writing: MoodleWriting, *, shuffle: bool
-    ) -> None:
+    def moodle_write(self, element: ET.Element, question: dict, writing: MoodleWriting) -> None:
         choices = question.get("choices", [])
         ET.SubElement(element, "single").text = "false" if self.several else "true"
-        ET.SubElement(element, "shuffleanswers").text = "true" if shuffle else "false"
+        shuffles = not question.get("keep_choice_order")
+        ET.SubElement(element, "shuffleanswers").text = "true" if shuffles else "false"
         ET.SubElement(element, "answernumbering").text = "abc"
         weights = multiple_weights([bool(choice.get("correct")) for choice in choices])
         for choice, weight in zip(choices, weights, strict=True):
             if not self.several:
                 weight = 100.0 if choice.get("correct") else 0.0
             writing.answer(element, choice, weight, None)
+
+
+def _moodle_shuffles(element: ET.Element) -> bool:
+    """Whether a Moodle question lets a quiz shuffle its answers: Moodle shuffles them only
+    when the quiz and the question both say so, and a question says so unless it has
+    <shuffleanswers> false (or 0)."""
+    shuffles = (element.findtext("shuffleanswers") or "true").strip().lower()
+    return shuffles not in ("false", "0")
 
 
 def weighted(choices: list[dict], weights: list[float], *, single: bool) -> Read:

@@ -20,6 +20,7 @@ _GIFT_ANSWERS = {"T": True, "TRUE": True, "F": False, "FALSE": False}
 class TrueFalse(SingleChoice):
     name = "true_false"
     label = _("True or false")
+    keeps_choice_order = True  # True then False, as everyone reads them, shuffled or not.
 
     def gift_claims(self, answers: str) -> bool:
         return answers.split("#", 1)[0].strip() in _GIFT_ANSWERS
@@ -80,9 +81,7 @@ class TrueFalse(SingleChoice):
             return Read(problem=message)
         return Read(fields={"kind": self.name, "choices": choices})
 
-    def moodle_write(
-        self, element: ET.Element, question: dict, writing: MoodleWriting, *, shuffle: bool
-    ) -> None:
+    def moodle_write(self, element: ET.Element, question: dict, writing: MoodleWriting) -> None:
         for choice, name in zip(_named_choices(question, writing), ("true", "false"), strict=True):
             writing.answer(element, choice, 100.0 if choice.get("correct") else 0.0, name)
 

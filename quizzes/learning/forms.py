@@ -1,3 +1,4 @@
+from collections.abc import Sequence
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -19,7 +20,7 @@ class AnswerForm(forms.Form):
     or more for a multiple-choice one. `cleaned_data["choices"]` holds the picked
     ChoiceContents."""
 
-    def __init__(self, *args, choices: list[ChoiceContent], kind: kinds.Kind, **kwargs):
+    def __init__(self, *args, choices: Sequence[ChoiceContent], kind: kinds.Kind, **kwargs):
         super().__init__(*args, **kwargs)
         self._choices = {choice.pk: choice for choice in choices}
         self.kind = kind

@@ -91,6 +91,32 @@ def test_export_then_import_gives_back_the_same_content(editor_client, guide):
         ]
 
 
+def test_a_question_keeping_its_choice_order_round_trips_through_the_quiz_file(guide):
+    quiz = make_quiz(questions=3, guide=guide, shuffle_choices=True)
+    quiz.questions.filter(position=2).update(keep_choice_order=True)
+    exported = quiz_export(quiz=quiz)
+    # Written only where it is true, as the format's default is false.
+    assert ["keep_choice_order" in question for question in exported["questions"]] == [
+        False,
+        True,
+        False,
+    ]
+    assert exported["questions"][1]["keep_choice_order"] is True
+    Quiz.objects.all().delete()
+    quiz_import(data=quiz_file_read(content=quiz_file_dump(exported).encode()))
+    kept = Question.objects.filter(quiz__slug="dp-quiz").order_by("position")
+    assert [question.keep_choice_order for question in kept] == [False, True, False]
+
+
+def test_a_quiz_file_question_keeps_its_choice_order_or_not(guide):
+    data = with_question(1, keep_choice_order=True)
+    quiz_import(data=data)
+    kept = Question.objects.filter(quiz__slug="tiny-quiz").order_by("position")
+    assert [question.keep_choice_order for question in kept] == [True, False, False]
+    quiz_import(data=with_question(1, keep_choice_order=False))
+    assert not Question.objects.filter(keep_choice_order=True).exists()
+
+
 def test_demo_files_round_trip(db):
     call_command("loaddemo")
     for quiz in Quiz.objects.all():
@@ -199,6 +225,10 @@ BAD_FILES = {
         "question 3, choice 2: unknown fields: score",
     ),
     "wrong type": (broken(pass_mark="high"), "quiz: pass_mark must be a whole number."),
+    "keep_choice_order as text": (
+        with_question(2, keep_choice_order="yes"),
+        "question 2: keep_choice_order must be true / false.",
+    ),
     "bool as text": (
         with_choice(1, 2, correct="no"),
         "question 1, choice 2: correct must be true / false.",

@@ -270,6 +270,37 @@ def test_export_then_parse_gives_back_the_same_questions_and_images():
     assert again == moodle_xml_export({**QUIZ, "questions": expected}, language="en", images=IMAGES)
 
 
+@pytest.mark.parametrize(
+    ("shuffleanswers", "keeps"),
+    [("false", True), ("0", True), (" FALSE ", True), ("true", False), ("1", False), (None, False)],
+)
+def test_a_question_that_moodle_does_not_shuffle_keeps_its_choice_order(shuffleanswers, keeps):
+    body = (
+        '<answer fraction="100"><text>a</text></answer><answer fraction="0"><text>b</text></answer>'
+    )
+    if shuffleanswers is not None:
+        body = f"<shuffleanswers>{shuffleanswers}</shuffleanswers>{body}"
+    question = moodle_xml_parse(question_xml(body), language="en").quizzes[0]["questions"][0]
+    assert question.get("keep_choice_order", False) is keeps
+    if not keeps:
+        assert "keep_choice_order" not in question  # The quiz file's default.
+
+
+def test_each_questions_choice_order_is_written_as_its_shuffleanswers_and_read_back():
+    questions = [dict(question) for question in QUIZ["questions"][:2]]
+    questions[1]["keep_choice_order"] = True
+    for shuffle_choices in (True, False):  # The quiz's own setting is not the questions'.
+        quiz = {**QUIZ, "shuffle_choices": shuffle_choices, "questions": questions}
+        content = moodle_xml_export(quiz, language="en", images=IMAGES)
+        shuffles = [
+            part.split("</shuffleanswers>")[0]
+            for part in content.decode().split("<shuffleanswers>")[1:]
+        ]
+        assert shuffles == ["true", "false"]
+        parsed = moodle_xml_parse(content, language="en", quiz_slug="networks")
+        assert parsed.quizzes[0]["questions"] == questions
+
+
 def test_export_writes_moodle_xml():
     content = moodle_xml_export(QUIZ, language="en", images=IMAGES).decode()
     assert content.startswith("<?xml version='1.0' encoding='UTF-8'?>\n<quiz>\n")

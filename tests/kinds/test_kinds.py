@@ -64,6 +64,7 @@ def _content(example: dict) -> QuestionContent:
         quiz_id=1,
         position=1,
         kind=example.get("kind", kinds.DEFAULT),
+        keep_choice_order=False,
         prompt=Text((("en", example["prompt"]["en"]),)),
         explanation=Text(()),
         guide_url=Text(()),

@@ -1,3 +1,5 @@
+import re
+
 from quizzes.models import Quiz
 from tests.factories import choice_row, inline_data, make_quiz, question_form, quiz_form
 
@@ -176,3 +178,20 @@ def test_language_tabs_load_their_scripts_from_this_site(editor_client, quiz):
     html = editor_client.get(f"/admin/quizzes/question/{question.pk}/change/").content.decode()
     assert 'src="/static/vendor/jquery-ui/jquery-ui.min.js"' in html
     assert 'src="//' not in html and 'src="http' not in html
+
+
+def test_editor_keeps_a_questions_choice_order_in_its_form_and_the_quiz_inline(
+    editor_client, guide
+):
+    quiz = make_quiz(questions=1, guide=guide, shuffle_choices=True)
+    question = quiz.questions.create(position=2, prompt_en="Which, if any?")
+    url = f"/admin/quizzes/question/{question.pk}/change/"
+    assert 'name="keep_choice_order"' in editor_client.get(url).content.decode()
+    choices = [choice_row(1, "A", "A", correct=True), choice_row(2, "B", "B")]
+    response = editor_client.post(url, question_form(question, choices, keep_choice_order="on"))
+    assert response.status_code == 302
+    question.refresh_from_db()
+    assert question.keep_choice_order
+    html = editor_client.get(f"/admin/quizzes/quiz/{quiz.pk}/change/").content.decode()
+    inputs = re.findall(r'<input type="checkbox" name="questions-\d-keep_choice_order"[^>]*>', html)
+    assert [tag.endswith(" checked>") for tag in inputs] == [False, True]

@@ -64,7 +64,7 @@ from quizzes.learning.services import (
     practice_start,
 )
 from quizzes.models import Attempt, AttemptKind
-from quizzes.snapshots import ChoiceContent, QuestionContent, QuizContent
+from quizzes.snapshots import ChoiceContent, QuizContent
 
 
 @require_safe
@@ -179,14 +179,9 @@ def _get_attempt_for(request: HttpRequest, public_id: UUID) -> LearnerAttempt:
     return found
 
 
-def _ordered_choices(found: LearnerAttempt, question: QuestionContent) -> list[ChoiceContent]:
-    choices = list(question.choices)
-    if found.quiz.shuffle_choices:
-        choices.sort(key=found.attempt.choice_order_key)
-    return choices
-
-
-def _picked(choices: list[ChoiceContent], recorded: Recorded | None) -> tuple[ChoiceContent, ...]:
+def _picked(
+    choices: tuple[ChoiceContent, ...], recorded: Recorded | None
+) -> tuple[ChoiceContent, ...]:
     return tuple(choice for choice in choices if recorded and choice.pk in recorded.picked)
 
 
@@ -206,7 +201,7 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
 def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResponse:
     """Record the posted answer and show its feedback (POST/redirect/GET; for the page's
     script, the feedback and what follows it in one response), or say why not."""
-    choices = _ordered_choices(found, step.question)
+    choices = found.choices_of(step.question)
     form = AnswerForm(request.POST, choices=choices, kind=step.question.type)
     if form.is_valid():  # The service tells whether it is this question's turn.
         picks = form.cleaned_data["choices"]
@@ -316,7 +311,7 @@ def _step_part(
     """templates/quizzes/_step.html for question `step`: its form, or its feedback once
     answered. Kept (quizzes/learning/parts.py); a refused answer's part is made anew."""
     recorded, total = step.recorded, len(found.steps)
-    choices = _ordered_choices(found, step.question)
+    choices = found.choices_of(step.question)
     part = StepPart(
         language=get_language(),
         quiz=found.quiz,
@@ -326,7 +321,7 @@ def _step_part(
         total=total,
         answered_count=found.answered_count,
         question=step.question,
-        choices=tuple(choices),
+        choices=choices,
         answered=recorded is not None,
         picked=_picked(choices, recorded),
         is_correct=recorded is not None and recorded.is_correct,
@@ -378,15 +373,13 @@ def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> 
     language = get_language()
     summary, review = [], []
     for step in found.steps:
-        choices = _ordered_choices(found, step.question)
+        choices = found.choices_of(step.question)
         is_correct = step.recorded is not None and step.recorded.is_correct
         line = {"language": language, "number": step.number, "question": step.question}
         summary.append(SummaryItem(**line, is_correct=is_correct, mistakes_only=mistakes_only))
         if not (mistakes_only and is_correct):
             picked = _picked(choices, step.recorded)
-            review.append(
-                ReviewItem(**line, choices=tuple(choices), picked=picked, is_correct=is_correct)
-            )
+            review.append(ReviewItem(**line, choices=choices, picked=picked, is_correct=is_correct))
     attempt = found.attempt
     part = ResultsPart(
         language=language,
