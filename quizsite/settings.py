@@ -350,7 +350,8 @@ MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "var" / "static"
+# Where collectstatic writes; STATIC_ROOT chooses another folder (a test's own, for one).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "var" / "static"))
 # Production serves hashed, compressed copies made by `manage.py collectstatic` (WhiteNoise);
 # DEBUG serves the files as they are, without collectstatic.
 # "private" holds what no URL serves: the import files kept between the admin's preview and

@@ -21,8 +21,8 @@ from tests.quizsite.servers import (
     wait_for_http,
 )
 
-# The collected static files (var/static/) are one per checkout, and the timings below want the
-# machine to themselves as far as they can have it: these tests take turns, on one worker.
+# The timings below want the machine to themselves as far as they can have it: these tests take
+# turns, on one worker.
 pytestmark = pytest.mark.xdist_group("throwaway-postgres")
 
 
@@ -50,7 +50,7 @@ def site_log(tmp_path):
 
 
 @pytest.fixture
-def site(postgres, site_log):
+def site(postgres, site_log, tmp_path):
     port = free_port()
     env = site_env(
         DEBUG="false",
@@ -60,6 +60,9 @@ def site(postgres, site_log):
         DATABASE_URL=postgres.url,
         HOST="127.0.0.1",
         PORT=str(port),
+        # Its own collected files: another process collecting into var/static at the same time
+        # deletes the files this one has just written.
+        STATIC_ROOT=str(tmp_path / "static"),
         WEB_CONCURRENCY="3",
         GUNICORN_CMD_ARGS=f"--access-logfile {site_log} --error-logfile {site_log}",
     )
