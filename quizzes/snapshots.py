@@ -18,17 +18,21 @@ no request can change what another one sees. At most `QUIZ_CONTENT_CACHE_SIZE` q
 kept per process, the least recently used going first.
 """
 
+import operator
 import threading
-from collections import OrderedDict
-from collections.abc import Callable
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import reduce
 
 from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import connections
-from django.db.models import Model
+from django.db.models import Model, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce, Length, NullIf
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
@@ -94,6 +98,66 @@ def text_problems(
     return [f"{field} ({language}): {problem}" for problem in found]
 
 
+def markdown_lengths(model: type[Model], values: Mapping[str, object]) -> Counter[str]:
+    """Per language, the characters of Markdown a page in that language shows of one row's
+    texts, `values` by column ("prompt_en", "prompt_fr"…): a text missing in a language shows
+    in the default language's."""
+    lengths: Counter[str] = Counter()
+    for field in _markdown_fields(model):
+        default = values.get(build_localized_fieldname(field, settings.LANGUAGE_CODE)) or ""
+        for code, _name in settings.LANGUAGES:
+            text = values.get(build_localized_fieldname(field, code)) or default
+            lengths[code] += len(str(text))
+    return lengths
+
+
+def saved_markdown_lengths(queryset: QuerySet) -> Counter[str]:
+    """`markdown_lengths` summed over the rows of `queryset`, by the database."""
+    fields = _markdown_fields(queryset.model)
+    default = settings.LANGUAGE_CODE
+    sums = {
+        code: Sum(
+            reduce(
+                operator.add,
+                (
+                    Length(
+                        Coalesce(
+                            NullIf(build_localized_fieldname(field, code), Value("")),
+                            build_localized_fieldname(field, default),
+                        )
+                    )
+                    for field in fields
+                ),
+            )
+        )
+        for code, _name in settings.LANGUAGES
+    }
+    return Counter({code: total or 0 for code, total in queryset.aggregate(**sums).items()})
+
+
+def quiz_length_problems(lengths: Counter[str]) -> list[str]:
+    """Why a quiz whose texts have these `markdown_lengths` can't be saved: its pages, which
+    show all its texts, would render past `rendering.MAX_QUIZ_SOURCE_LENGTH`."""
+    names = dict(settings.LANGUAGES)
+    return [
+        gettext(
+            "%(language)s: this quiz's texts would hold %(length)s characters together; "
+            "a quiz's pages show %(limit)s at most. Move some questions to another quiz."
+        )
+        % {
+            "language": str(names[code]),
+            "length": number_format(length, force_grouping=True),
+            "limit": number_format(markup.MAX_QUIZ_SOURCE_LENGTH, force_grouping=True),
+        }
+        for code, length in lengths.items()
+        if length > markup.MAX_QUIZ_SOURCE_LENGTH
+    ]
+
+
+def _markdown_fields(model: type[Model]) -> list[str]:
+    return [field for field in translated_fields(model) if field_markup(field) is not None]
+
+
 def fallback_tag(language: str) -> SafeString:
     """The visible "in English" after a text shown in a fallback language.
 
@@ -111,33 +175,50 @@ def fallback_tag(language: str) -> SafeString:
 class Text:
     """A translated text, shown in the active language or the first fallback that has it.
 
-    `rendered` holds each language's HTML, rendered once when the content is read (so once per
-    content change and process); plain-text fields have none and escape their text.
+    `render_as` says how it renders: "inline", "block", "heading" (a block text's first line,
+    `rendering.title`) or None for plain text, which is escaped. Each language is rendered the
+    first time a page shows it, then kept with the text (so once per content change, process
+    and language): a question's page renders its own texts, not the whole quiz's.
     """
 
     by_language: tuple[tuple[str, str], ...]
-    rendered: tuple[tuple[str, markup.Rendered], ...] = ()
+    render_as: str | None = None
+
+    def __post_init__(self) -> None:
+        # Not a field: what it keeps follows from the fields, and rendering it twice at once
+        # in two threads gives the same HTML.
+        object.__setattr__(self, "_rendered", {})
 
     @classmethod
     def of(cls, obj: Model, field: str) -> "Text":
-        texts = _by_language(obj, field)
-        kind = field_markup(field)
-        if kind is None:
-            return cls(texts)
-        inline = kind == "inline"
-        rendered = tuple(
-            (code, markup.render(text, language=code, inline=inline))
-            for code, text in texts
-            if text
-        )
-        return cls(texts, rendered)
+        return cls(_by_language(obj, field), field_markup(field))
 
     @classmethod
     def heading_of(cls, obj: Model, field: str) -> "Text":
         """A block field's first line, as phrasing content (`rendering.title`)."""
-        texts = _by_language(obj, field)
-        rendered = tuple((code, markup.title(text, language=code)) for code, text in texts if text)
-        return cls(texts, rendered)
+        return cls(_by_language(obj, field), "heading")
+
+    def rendered_in(self, code: str) -> markup.Rendered | None:
+        """The text in language `code` as HTML, or None for plain text or no text."""
+        text = dict(self.by_language).get(code)
+        if self.render_as is None or not text:
+            return None
+        kept = self._rendered.get(code)
+        if kept is None:
+            if self.render_as == "heading":
+                kept = markup.title(text, language=code)
+            else:
+                kept = markup.render(text, language=code, inline=self.render_as == "inline")
+            self._rendered[code] = kept
+        return kept
+
+    def html_by_language(self) -> tuple[tuple[str, str], ...]:
+        """Each language's HTML (rendering those not rendered yet)."""
+        return tuple(
+            (code, rendered.html)
+            for code, _text in self.by_language
+            if (rendered := self.rendered_in(code)) is not None
+        )
 
     def _shown(self) -> tuple[str, str]:
         """(language, text) in the active language, or the fallback that has a text."""
@@ -164,7 +245,7 @@ class Text:
     def html(self) -> SafeString:
         """The shown text as HTML, with a visible tag when it is in a fallback language."""
         code, text = self._shown()
-        html = dict(self.rendered).get(code) if self.rendered else None
+        html = self.rendered_in(code)
         body = mark_safe(html.html) if html is not None else conditional_escape(text)
         if text and code != get_language():
             return body + fallback_tag(code)

@@ -7,8 +7,13 @@ from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils.translation import gettext
 
-from quizzes.models import translated_fields
-from quizzes.snapshots import text_problems
+from quizzes.models import Choice, Question, Quiz, translated_fields
+from quizzes.snapshots import (
+    markdown_lengths,
+    quiz_length_problems,
+    saved_markdown_lengths,
+    text_problems,
+)
 
 
 class ContentForm(forms.ModelForm):
@@ -68,7 +73,10 @@ class PositionsFormSet(forms.BaseInlineFormSet):
 class QuestionInlineFormSet(PositionsFormSet):
     def clean(self):
         super().clean()
-        if any(self.errors) or not self.instance.is_published:
+        if any(self.errors):
+            return
+        self._lengths_check()
+        if not self.instance.is_published:
             return
         kept = self._remaining_forms()
         if not kept:
@@ -82,14 +90,52 @@ class QuestionInlineFormSet(PositionsFormSet):
                 )
             )
 
+    def _lengths_check(self) -> None:
+        """The quiz as submitted stays within its pages' rendering budget."""
+        quiz = self.instance
+        kept = self._remaining_forms()
+        lengths = markdown_lengths(Quiz, vars(quiz))
+        for form in kept:
+            lengths += markdown_lengths(Question, vars(form.instance))
+        if quiz.pk is not None:
+            submitted = [form.instance.pk for form in self.forms if form.instance.pk is not None]
+            removed = [pk for pk in submitted if pk not in {form.instance.pk for form in kept}]
+            lengths += saved_markdown_lengths(
+                Question.objects.filter(quiz=quiz).exclude(pk__in=submitted)
+            )
+            lengths += saved_markdown_lengths(
+                Choice.objects.filter(question__quiz=quiz).exclude(question__in=removed)
+            )
+        problems = quiz_length_problems(lengths)
+        if problems:
+            raise ValidationError(problems)
+
 
 class ChoiceInlineFormSet(PositionsFormSet):
     def clean(self):
         super().clean()
         if any(self.errors):
             return
+        self._lengths_check()
         problems = self.instance.type.problems(
             [form.cleaned_data.get("is_correct", False) for form in self._remaining_forms()]
         )
+        if problems:
+            raise ValidationError(problems)
+
+    def _lengths_check(self) -> None:
+        """The question's quiz, with the question and its choices as submitted, stays within
+        its pages' rendering budget."""
+        question = self.instance
+        if question.quiz_id is None:
+            return
+        lengths = markdown_lengths(Question, vars(question))
+        for form in self._remaining_forms():
+            lengths += markdown_lengths(Choice, vars(form.instance))
+        lengths += saved_markdown_lengths(Quiz.objects.filter(pk=question.quiz_id))
+        others = Question.objects.filter(quiz=question.quiz_id).exclude(pk=question.pk)
+        lengths += saved_markdown_lengths(others)
+        lengths += saved_markdown_lengths(Choice.objects.filter(question__in=others))
+        problems = quiz_length_problems(lengths)
         if problems:
             raise ValidationError(problems)

@@ -28,7 +28,7 @@ from quizzes.models import (
     content_place,
     translated_fields,
 )
-from quizzes.snapshots import text_problems
+from quizzes.snapshots import markdown_lengths, quiz_length_problems, text_problems
 
 MAX_DEPTH = 20  # Nested lists and mappings; a quiz file nests 6 deep.
 MAX_DIGITS = 100  # In an integer; Python refuses to read one of over 4,300.
@@ -412,6 +412,13 @@ def _quiz_parse(
         for problem in kind.problems(correct) if kind else ():
             check.error(question_place, problem)
         questions.append(_QuestionData(position, question_fields, choices))
+    lengths = markdown_lengths(Quiz, fields)
+    for question in questions:
+        lengths += markdown_lengths(Question, question.fields)
+        for _position, choice_fields in question.choices:
+            lengths += markdown_lengths(Choice, choice_fields)
+    for problem in quiz_length_problems(lengths):
+        check.error(place, problem)
     check.raise_if_any()
     return {"slug": slug, **fields}, guides, questions
 

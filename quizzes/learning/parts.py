@@ -135,7 +135,10 @@ def _content_digest(value: Any) -> str:
     found = _content_digests.get(id(value))
     if found is not None and found[0] is value:
         return found[1]
-    digest = blake2b(repr(_canonical_fields(value)).encode(), digest_size=16).hexdigest()
+    form = _canonical_fields(value)
+    if isinstance(value, Text):  # Its HTML too, which the renderer's code makes from its fields.
+        form += (value.html_by_language(),)
+    digest = blake2b(repr(form).encode(), digest_size=16).hexdigest()
     if len(_content_digests) >= _CONTENT_DIGESTS_MAX:
         _content_digests.clear()
     _content_digests[id(value)] = (value, digest)

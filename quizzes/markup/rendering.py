@@ -47,6 +47,21 @@ MAX_FORMULA_LENGTH = 500
 MAX_FORMULAS_LENGTH = 1_000  # all the formulas of one text together
 # Code past this much in one text shows unhighlighted (still correct, just plain).
 MAX_HIGHLIGHTED_LENGTH = 1_500
+# The languages whose code is highlighted, by their Pygments lexer's first alias ("py" and
+# "python3" are "python"): each takes under 50 ms on 1,500 characters written to slow it down
+# (bench/render_budget.py). Others can backtrack for far longer (Java's 90 ms, Make's 90 ms,
+# C#'s 360 ms, some past a second): their code shows unhighlighted.
+HIGHLIGHTED_LEXERS = frozenset({
+    "bash", "c", "console", "cpp", "css", "cuda", "diff", "docker", "fortran", "go", "haskell",
+    "html", "ini", "javascript", "json", "julia", "kotlin", "lua", "matlab", "nginx", "numpy",
+    "php", "powershell", "pycon", "python", "ruby", "rust", "scala", "splus", "sql", "tex",
+    "toml", "typescript", "xml", "yaml",
+})  # fmt: skip
+# A quiz's pages show all its texts in one language (its page lists every prompt, the results
+# review every question): together they may hold this many characters of Markdown (a hundred
+# long questions), which render once per content change, process and language in under 0.5 s
+# as guides write them and about 3 s written to be slow (bench/render_budget.py).
+MAX_QUIZ_SOURCE_LENGTH = 150_000
 # How much of a formula a message quotes so the editor can find it.
 FORMULA_START_LENGTH = 30
 
@@ -182,11 +197,13 @@ _CLEANER = nh3.Cleaner(
 
 @lru_cache(maxsize=128)
 def _lexer(language: str):
-    """The Pygments lexer for a fence's language, or None; whitespace kept as written."""
+    """The Pygments lexer for a fence's language if it is one of `HIGHLIGHTED_LEXERS`, or
+    None; whitespace kept as written."""
     try:
-        return get_lexer_by_name(language, stripnl=False, ensurenl=True)
+        lexer = get_lexer_by_name(language, stripnl=False, ensurenl=True)
     except ClassNotFound:
         return None
+    return lexer if lexer.aliases[0] in HIGHLIGHTED_LEXERS else None
 
 
 def _code_block(code: str, language: str, *, env: dict) -> str:
