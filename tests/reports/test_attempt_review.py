@@ -88,6 +88,11 @@ def test_review_shows_the_learner_the_picks_verdicts_and_right_answers(
     html = response.content.decode()
     assert response.status_code == 200
     assert "Attempt of Ana Alves" in html and "First attempt" in html
+    anonymous = Attempt.objects.filter(user=None, quiz=hand_quiz).first()
+    assert (
+        "Attempt of an anonymous learner"
+        in instructor_client.get(review_url(anonymous)).content.decode()
+    )
     assert "4 min 05 s" in html
     assert "3 / 5 (60%)" in html
     assert html.count("The learner’s pick") == 5
