@@ -1,5 +1,6 @@
 import hashlib
 import uuid
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator
@@ -410,6 +411,13 @@ class Attempt(models.Model):
     @property
     def percent(self) -> int | None:
         return score_percent(self.score, self.max_score)
+
+    @property
+    def time_taken(self) -> timedelta | None:
+        """From start to finish; None while unfinished."""
+        if self.completed_at is None:
+            return None
+        return self.completed_at - self.started_at
 
     @property
     def passed(self) -> bool:

@@ -42,7 +42,7 @@ from guides.models import GuidePath
 from quizzes import kinds
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import name_of_url
-from quizzes.models import Choice, Level, Question, Quiz, translated_fields
+from quizzes.models import Attempt, Choice, Level, Question, Quiz, translated_fields
 
 # How each translated field shows: inside a <label> (phrasing content only), or as blocks of
 # its own. Titles and URLs aren't Markdown: they show as written. A prompt is blocks (code,
@@ -232,6 +232,11 @@ class Text:
     def __str__(self) -> str:
         return self._shown()[1]
 
+    @property
+    def language(self) -> str:
+        """The language the text is shown in: the active one, or its fallback."""
+        return self._shown()[0]
+
     def __bool__(self) -> bool:
         return bool(self._shown()[1])
 
@@ -327,6 +332,19 @@ class QuizContent:
             return self.questions
         wanted = set(ids)
         return tuple(question for question in self.questions if question.pk in wanted)
+
+
+def choices_as_shown(
+    quiz: QuizContent, question: QuestionContent, attempt: Attempt
+) -> tuple[ChoiceContent, ...]:
+    """The question's choices as `attempt` shows them on every page (the question, its
+    feedback, the results' review, an instructor's review of it), so that they stay put on
+    reload, resume and review: shuffled by the attempt's id if the quiz shuffles, unless the
+    question or its kind keeps them in order. A practice or a retry, a new attempt, gets a
+    new order."""
+    if not quiz.shuffle_choices or question.keep_choice_order or question.type.keeps_choice_order:
+        return question.choices
+    return tuple(sorted(question.choices, key=attempt.choice_order_key))
 
 
 def _columns(obj: Model, *names: str) -> dict:

@@ -22,7 +22,13 @@ from django.urls import reverse
 from guides.models import GuidePath
 from quizsite.queries import CompiledQuery, Placeholder
 from quizzes.models import Attempt, AttemptKind, Question, Quiz, passes, score_percent
-from quizzes.snapshots import ChoiceContent, QuestionContent, QuizContent, quiz_content
+from quizzes.snapshots import (
+    ChoiceContent,
+    QuestionContent,
+    QuizContent,
+    choices_as_shown,
+    quiz_content,
+)
 
 
 @dataclass(frozen=True)
@@ -89,17 +95,8 @@ class LearnerAttempt:
         return passes(self.attempt.percent, self.quiz.pass_mark)
 
     def choices_of(self, question: QuestionContent) -> tuple[ChoiceContent, ...]:
-        """The question's choices as this attempt shows them on every page (the question,
-        its feedback, the results' review), so that they stay put on reload, resume and
-        review: shuffled by the attempt's id if the quiz shuffles, unless the question or
-        its kind keeps them in order. A practice or a retry, a new attempt, gets a new order."""
-        if (
-            not self.quiz.shuffle_choices
-            or question.keep_choice_order
-            or question.type.keeps_choice_order
-        ):
-            return question.choices
-        return tuple(sorted(question.choices, key=self.attempt.choice_order_key))
+        """The question's choices as this attempt shows them (`snapshots.choices_as_shown`)."""
+        return choices_as_shown(self.quiz, question, self.attempt)
 
 
 def _learner_attempts(learner: Learner) -> QuerySet[Attempt]:

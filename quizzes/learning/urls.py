@@ -10,6 +10,7 @@ urlpatterns = [
     path("", learner.home, name="home"),
     path("quizzes/<slug:slug>/", learner.quiz_detail, name="quiz_detail"),
     path("quizzes/<slug:slug>/start/", learner.quiz_start, name="quiz_start"),
+    path("quizzes/<slug:slug>/start-over/", learner.quiz_start_over, name="quiz_start_over"),
     path("attempts/<uuid:public_id>/questions/<int:number>/", learner.question, name="question"),
     path("attempts/<uuid:public_id>/results/", learner.results, name="results"),
     path("attempts/<uuid:public_id>/practice/", learner.practice, name="practice"),

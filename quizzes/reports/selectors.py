@@ -37,7 +37,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Concat, Lower
 from django.template.defaultfilters import floatformat
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -51,6 +51,7 @@ from quizzes.models import (
     Question,
     Quiz,
 )
+from quizzes.snapshots import Text, choices_as_shown, quiz_content
 
 # Thresholds for the flags, from the issue (and Moodle's guidance).
 EASY_ABOVE = 0.9
@@ -551,6 +552,164 @@ def learners_overview(quiz: Quiz, report_filter: ReportFilter) -> LearnersOvervi
         last_date=totals["last_date"],
     )
     return LearnersOverview(signed_in=totals["signed_in"], anonymous=row)
+
+
+# Attempts, one by one
+
+
+def learner_name(user) -> str:
+    """A learner as the report names them: their name, or their username; anonymous
+    learners are one unnamed crowd."""
+    if user is None:
+        return _("Anonymous learner")
+    return user.get_full_name() or user.get_username()
+
+
+def language_name(code: str) -> str:
+    return str(dict(settings.LANGUAGES).get(code, code))
+
+
+def attempt_kind_label(attempt: Attempt) -> str:
+    if attempt.kind == AttemptKind.PRACTICE:
+        return _("Practice")
+    if attempt.kind == AttemptKind.PREVIEW:
+        return _("Editor’s preview")
+    return _("First attempt") if attempt.is_first else _("Retry")
+
+
+@dataclass(frozen=True)
+class AttemptRow:
+    """An attempt in the list, with its learner and kind in words."""
+
+    attempt: Attempt
+    learner: str
+    kind: str
+    language: str
+
+    @classmethod
+    def of(cls, attempt: Attempt) -> "AttemptRow":
+        return cls(
+            attempt=attempt,
+            learner=learner_name(attempt.user),
+            kind=attempt_kind_label(attempt),
+            language=language_name(attempt.language),
+        )
+
+
+def attempts_list(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
+    """The attempts the report counts (answered at least once; never a preview), newest
+    first, with their learner: a lazy queryset, to paginate."""
+    return (
+        attempts_for(quiz, report_filter)
+        .filter(_answered())
+        .select_related("user")
+        .only(
+            "public_id",
+            "kind",
+            "is_first",
+            "language",
+            "started_at",
+            "completed_at",
+            "score",
+            "max_score",
+            "user__username",
+            "user__first_name",
+            "user__last_name",
+        )
+        .order_by("-started_at", "-pk")
+    )
+
+
+@dataclass(frozen=True)
+class ShownText:
+    """A text as the attempt showed it: its HTML and the language it is in."""
+
+    html: str
+    lang: str
+
+    @classmethod
+    def of(cls, text: Text) -> "ShownText":
+        return cls(html=text.html, lang=text.language)
+
+
+@dataclass(frozen=True)
+class ReviewedChoice:
+    text: ShownText
+    is_correct: bool
+    picked: bool
+
+
+@dataclass(frozen=True)
+class ReviewedQuestion:
+    number: int
+    prompt: ShownText
+    explanation: ShownText | None
+    several: bool
+    choices: tuple[ReviewedChoice, ...]  # In the order the attempt showed them.
+    is_correct: bool | None  # None: not answered.
+
+
+@dataclass(frozen=True)
+class AttemptReview:
+    attempt: Attempt
+    learner: str
+    kind: str
+    language: str
+    questions: tuple[ReviewedQuestion, ...]
+
+    @property
+    def answered(self) -> int:
+        return sum(1 for question in self.questions if question.is_correct is not None)
+
+
+def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
+    """One attempt at the quiz, any learner's (a preview too), with each question as it
+    showed them, in the attempt's language: the picks, the verdicts and the right answers.
+    Two queries (the attempt with its learner, its picks) and the kept content under the
+    quiz's stamp; None when the quiz has no such attempt.
+
+    A finished attempt shows only the questions it answered, so a question added since is
+    not part of it; an unfinished one shows the questions it has yet to answer, unanswered.
+    """
+    attempt = Attempt.objects.filter(quiz=quiz, public_id=public_id).select_related("user").first()
+    if attempt is None:
+        return None
+    graded: dict[int, bool] = {}
+    picked: dict[int, set[int]] = defaultdict(set)
+    rows = attempt.answers.order_by().values_list("question_id", "is_correct", "picks__choice")
+    for question_id, is_correct, choice_id in rows:
+        graded[question_id] = is_correct
+        picked[question_id].add(choice_id)
+    content = quiz_content(quiz_id=quiz.pk, updated_at=quiz.updated_at)
+    questions = content.questions_among(attempt.question_ids)
+    if attempt.completed_at is not None:
+        questions = tuple(question for question in questions if question.pk in graded)
+    with translation.override(attempt.language):
+        reviewed = tuple(
+            ReviewedQuestion(
+                number=number,
+                prompt=ShownText.of(question.prompt),
+                explanation=ShownText.of(question.explanation) if question.explanation else None,
+                several=question.type.several,
+                choices=tuple(
+                    ReviewedChoice(
+                        text=ShownText.of(choice.text),
+                        is_correct=choice.is_correct,
+                        picked=choice.pk in picked[question.pk],
+                    )
+                    for choice in choices_as_shown(content, question, attempt)
+                ),
+                is_correct=graded.get(question.pk),
+            )
+            for number, question in enumerate(questions, 1)
+        )
+    return AttemptReview(
+        attempt=attempt,
+        learner=learner_name(attempt.user),
+        kind=attempt_kind_label(attempt),
+        language=language_name(attempt.language),
+        questions=reviewed,
+    )
 
 
 # Quizzes overview

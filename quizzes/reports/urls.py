@@ -15,4 +15,14 @@ urlpatterns = [
         reports.report_questions_csv,
         name="report_questions_csv",
     ),
+    path(
+        "reports/quizzes/<slug:slug>/attempts/",
+        reports.report_attempts,
+        name="report_attempts",
+    ),
+    path(
+        "reports/quizzes/<slug:slug>/attempts/<uuid:public_id>/",
+        reports.report_attempt,
+        name="report_attempt",
+    ),
 ]

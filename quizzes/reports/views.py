@@ -1,5 +1,7 @@
 """The instructors' score reports and their CSV exports."""
 
+from uuid import UUID
+
 from django.conf import settings
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.paginator import Paginator
@@ -152,6 +154,45 @@ def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
             "csv_query": request.GET.urlencode(),
         },
     )
+
+
+@_for_instructors
+def report_attempts(request: HttpRequest, slug: str) -> HttpResponse:
+    """The attempts the report counts, under its filters, newest first, each linked to its
+    review."""
+    quiz = _get_report_quiz(slug)
+    form = _report_form(request)
+    if not form.is_valid():
+        return render(
+            request, "quizzes/reports/attempts.html", {"quiz": quiz, "form": form}, status=400
+        )
+    attempts = Paginator(reports.attempts_list(quiz, form.report_filter()), 50).get_page(
+        form.cleaned_data["page"]
+    )
+    attempts.object_list = [reports.AttemptRow.of(attempt) for attempt in attempts]
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "quizzes/reports/attempts.html",
+        {
+            "quiz": quiz,
+            "form": form,
+            "attempts": attempts,
+            "page_query": query.urlencode(),
+        },
+    )
+
+
+@_for_instructors
+def report_attempt(request: HttpRequest, slug: str, public_id: UUID) -> HttpResponse:
+    """One attempt as the learner took it: every question, their picks, the verdicts and
+    the right answers, in the attempt's language."""
+    quiz = _get_report_quiz(slug)
+    review = reports.attempt_review(quiz=quiz, public_id=public_id)
+    if review is None:
+        raise Http404(_("This quiz has no such attempt."))
+    return render(request, "quizzes/reports/attempt.html", {"quiz": quiz, "review": review})
 
 
 def _csv_response(rows, filename: str) -> StreamingHttpResponse:

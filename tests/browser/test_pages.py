@@ -14,7 +14,7 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Page, Response, expect
 
 from guides.models import GuidePath
-from quizzes.models import Answer
+from quizzes.models import Answer, Attempt
 from tests.browser.helpers import (
     LANGUAGES,
     admin_import_preview,
@@ -299,6 +299,23 @@ def password_reset_complete(page: Page, browser_attempt, lang: str) -> Response:
     return page.goto(f"/{lang}/accounts/reset/done/")
 
 
+def report_attempts(page: Page, browser_attempt, lang: str) -> Response:
+    _sign_in_as_instructor(page, lang)
+    return page.goto(f"/{lang}/reports/quizzes/data-parallelism-quiz/attempts/?attempts=all")
+
+
+def report_attempt(page: Page, browser_attempt, lang: str) -> Response:
+    """An instructor's review of a finished French attempt (the page may be in English)."""
+    _sign_in_as_instructor(page, lang)
+    attempt = Attempt.objects.filter(completed_at__isnull=False, language="fr").first()
+    return page.goto(f"/{lang}/reports/quizzes/{attempt.quiz.slug}/attempts/{attempt.public_id}/")
+
+
+def start_over(page: Page, browser_attempt, lang: str) -> Response:
+    attempt = browser_attempt(answered=2, lang=lang)
+    return page.goto(f"/{lang}/quizzes/{attempt.quiz.slug}/start-over/")
+
+
 def account_delete(page: Page, browser_attempt, lang: str) -> Response:
     signed_in_with_message(page, browser_attempt, lang)
     return page.goto(f"/{lang}/accounts/delete/")
@@ -329,6 +346,9 @@ PAGES = [
     pytest.param(reports, id="reports"),
     pytest.param(quiz_report, id="quiz-report"),
     pytest.param(quiz_report_filtered, id="quiz-report-filtered"),
+    pytest.param(report_attempts, id="report-attempts"),
+    pytest.param(report_attempt, id="report-attempt"),
+    pytest.param(start_over, id="start-over"),
     pytest.param(admin_import_preview, id="admin-import-preview"),
     pytest.param(progress, id="progress"),
     pytest.param(progress_signed_in, id="progress-signed-in"),

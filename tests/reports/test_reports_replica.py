@@ -127,3 +127,16 @@ def test_the_admin_uses_only_the_primary(replica, client, hand_quiz):
         assert client.get("/admin/quizzes/attempt/").status_code == 200
     assert replica_sql == []
     assert any('"quizzes_attempt"' in sql for sql in primary)
+
+
+def test_attempts_list_and_review_read_from_the_replica(replica, instructor_client, hand_quiz):
+    attempt = hand_quiz.attempts.filter(user__username="ana", is_first=True).get()
+    for path, shown in [
+        (URL + "attempts/", "Ana Alves"),
+        (URL + f"attempts/{attempt.public_id}/", "Attempt of Ana Alves"),
+    ]:
+        with queries() as (primary, replica_sql):
+            response = instructor_client.get(path)
+        assert response.status_code == 200
+        assert shown in response.content.decode()
+        assert_read_from_the_replica(primary, replica_sql)

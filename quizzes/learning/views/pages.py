@@ -126,6 +126,22 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponse(kept(page).replace(ACTIONS_MARK, actions))
 
 
+@require_safe
+def quiz_start_over(request: HttpRequest, slug: str) -> HttpResponse:
+    """Ask before "Start over" leaves the attempt in progress: its form posts to Start,
+    without the page's script, so that nothing is abandoned unasked; with no attempt in
+    progress, back to the quiz."""
+    quiz = _get_published_quiz(request, slug)
+    status = quiz_statuses(learner=learner_of(request), quiz_ids=[quiz.pk]).get(
+        quiz.pk, NOT_STARTED
+    )
+    if status.in_progress is None:
+        return redirect(quiz.get_absolute_url())
+    return render(
+        request, "quizzes/start_over.html", {"quiz": quiz, "in_progress": status.in_progress}
+    )
+
+
 # Each Start, Start over and practice may write an attempt: a learner, and an address (a
 # classroom behind one is many learners), starts so many an hour, then gets the 429 page.
 _per_address = ratelimit("starts", limit="ATTEMPT_STARTS_PER_ADDRESS_PER_HOUR", per=3600)

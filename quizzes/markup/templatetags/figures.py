@@ -28,3 +28,23 @@ def pct(value) -> str:
     """A number already in percent with its sign as the language writes it: "45%" in English,
     "45 %" with a narrow no-break space in French (the catalogue says which)."""
     return gettext("%(value)s%%") % {"value": value}
+
+
+@register.filter
+def duration(value) -> str:
+    """A timedelta as hours, minutes and seconds ("1 h 02 min 05 s", "4 min 05 s", "9 s"),
+    or "—" when it is None."""
+    if value is None:
+        return "—"
+    seconds = max(0, int(value.total_seconds()))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return gettext("%(hours)d h %(minutes)02d min %(seconds)02d s") % {
+            "hours": hours,
+            "minutes": minutes,
+            "seconds": seconds,
+        }
+    if minutes:
+        return gettext("%(minutes)d min %(seconds)02d s") % {"minutes": minutes, "seconds": seconds}
+    return gettext("%(seconds)d s") % {"seconds": seconds}
