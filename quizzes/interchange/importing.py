@@ -190,6 +190,7 @@ class _Planner:
     warnings: list[tuple[str, str]] = field(default_factory=list)
     matches: list[tuple[str, str]] = field(default_factory=list)
     images: dict[str, bytes] = field(default_factory=dict)  # The file's images, checked.
+    texts_rendered: bool = False  # The file's texts were rendered and found right already.
     shown: dict[str, str] = field(default_factory=dict)  # Images its quizzes show, by alt.
 
     def write(
@@ -243,15 +244,18 @@ def import_plan(
     file_format: str | None = None,
     language: str | None = None,
     quiz_slug: str | None = None,
+    texts_rendered: bool = False,
 ) -> ImportPlan:
     """What importing `content` would write, checked in full; writes nothing.
 
     `language` and `quiz_slug` are for GIFT and Moodle XML, whose files hold one
     language: their questions fill that language's texts of the quiz of the
     same title (or `quiz_slug`), matched by position, or make new quizzes.
+    `texts_rendered`: this very content was planned already, its quizzes' texts rendered and
+    found right (the admin's confirm of its preview); they are not rendered again.
     """
     file_format = file_format or format_detect(name=name, content=content)
-    planner = _Planner(format=file_format)
+    planner = _Planner(format=file_format, texts_rendered=texts_rendered)
     try:
         if file_format == FORMAT_BUNDLE and bundles.is_quiz_archive(content):
             quiz_zip = quiz_archive_read(content=content)
@@ -384,7 +388,9 @@ def _quiz_plan(planner: _Planner, data: dict, *, known_guides: set[str], place: 
     else:
         guide_slugs, unknown = [], []
     try:
-        fields, _guides, questions = quiz_file_check(data=data, images=planner.images)
+        fields, _guides, questions = quiz_file_check(
+            data=data, images=planner.images, texts_rendered=planner.texts_rendered
+        )
     except QuizFileError as error:
         errors = list(error.errors)
     else:

@@ -227,6 +227,7 @@ class _FileChecker:
     errors: list[tuple[str, str]] = field(default_factory=list)
     # Which images a text may show: the site's, and those the file brings.
     image_exists: Callable[[str], bool] = default_storage.exists
+    render: bool = True  # Render each text to check it (text_problems).
 
     def error(self, place: str, message: str) -> None:
         self.errors.append((place, message))
@@ -281,7 +282,11 @@ class _FileChecker:
         for code in languages:
             source = value.get(code) or ""
             for problem in text_problems(
-                field=key, language=code, source=source, image_exists=self.image_exists
+                field=key,
+                language=code,
+                source=source,
+                image_exists=self.image_exists,
+                render=self.render,
             ):
                 self.error(place, problem)
         return {build_localized_fieldname(key, code): value.get(code) or "" for code in languages}
@@ -347,10 +352,12 @@ def _images_check(check: _FileChecker, images: dict[str, bytes]) -> None:
 
 
 def _quiz_parse(
-    data: dict, images: dict[str, bytes]
+    data: dict, images: dict[str, bytes], *, render: bool
 ) -> tuple[dict, list[GuidePath], list[_QuestionData]]:
     """Check a whole quiz file without writing anything; raise QuizFileError listing it all."""
-    check = _FileChecker(image_exists=lambda name: name in images or default_storage.exists(name))
+    check = _FileChecker(
+        image_exists=lambda name: name in images or default_storage.exists(name), render=render
+    )
     _images_check(check, images)
     place = _place_quiz()
     data = check.mapping(data, place, QUIZ_KEYS, {"slug", "title"})
@@ -492,11 +499,12 @@ def quiz_export(*, quiz: Quiz) -> dict:
 
 
 def quiz_file_check(
-    *, data: dict, images: dict[str, bytes] | None = None
+    *, data: dict, images: dict[str, bytes] | None = None, texts_rendered: bool = False
 ) -> tuple[dict, list[GuidePath], list[_QuestionData]]:
     """Check a whole quiz file without writing: its quiz fields, guide paths and questions,
-    with the images (by storage name) that come with it."""
-    return _quiz_parse(data, images or {})
+    with the images (by storage name) that come with it. `texts_rendered`: its texts were
+    rendered and found right already (text_problems' `render`)."""
+    return _quiz_parse(data, images or {}, render=not texts_rendered)
 
 
 def guide_paths_export() -> dict:

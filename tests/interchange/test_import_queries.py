@@ -1,6 +1,8 @@
-"""Writing an import takes as many queries for 30 questions as for 3 (issue 22, item 7): its
-questions and choices are written in batches, so that the admin's confirm of a large bank
-stays well under the worker timeout (bench/import_bank.py times 2,000 questions)."""
+"""What a large import costs (issue 22, item 7), so that the admin's confirm of a large bank
+stays well under the worker timeout (bench/import_bank.py times 2,000 questions): writing it
+takes as many queries for 30 questions as for 3, its questions and choices written in
+batches; the confirm does not render again the texts its preview rendered, but still looks
+up their images."""
 
 import pytest
 from django.db import connection
@@ -10,6 +12,7 @@ from quizzes.interchange.errors import QuizFileError
 from quizzes.interchange.importing import import_apply, import_plan
 from quizzes.interchange.quizfile import quiz_file_dump
 from quizzes.models import Choice, Question, Quiz
+from quizzes.snapshots import text_problems
 from tests.factories import answer, start
 
 
@@ -95,3 +98,11 @@ def test_a_batch_refused_for_answers_given_since_the_plan_names_them_and_writes_
     ]
     after = list(Question.objects.values_list("prompt_en", flat=True).order_by("position"))
     assert after == before
+
+
+def test_a_text_checked_without_rendering_still_has_its_images_looked_up():
+    source = "Half $\\frac{a$ of ![a chart](/media/content/gone.png)"
+    rendered = text_problems(field="prompt", language="en", source=source)
+    unrendered = text_problems(field="prompt", language="en", source=source, render=False)
+    assert [problem.split(": ")[1][:12] for problem in rendered] == ["The formula ", "The image “/"]
+    assert unrendered == rendered[1:]
