@@ -681,6 +681,9 @@ _MODELS = {GUIDE_PATH: GuidePath, QUIZ: Quiz, QUESTION: Question, CHOICE: Choice
 _PARENTS = {QUESTION: (QUIZ, "quiz"), CHOICE: (QUESTION, "question")}
 _BATCHED = (QUESTION, CHOICE)
 _BATCH_SIZE = 500
+# An UPDATE of a batch sets each column to a CASE over the batch's rows, which the database
+# goes down for every row: its cost grows with the square of the batch.
+_UPDATE_BATCH_SIZE = 100
 
 
 @dataclass
@@ -760,7 +763,7 @@ class _Writer:
                 model = _MODELS[thing]
                 names = _with_base_fields(model, self.updated_fields[thing])
                 rows = list(self.updates[thing].values())
-                model.objects.bulk_update(rows, names, batch_size=_BATCH_SIZE)
+                model.objects.bulk_update(rows, names, batch_size=_UPDATE_BATCH_SIZE)
                 self.updates[thing], self.updated_fields[thing] = {}, set()
 
     def _delete(self, thing: str) -> None:
