@@ -117,6 +117,9 @@ class Browser:
 def take_quiz(browser: Browser, lang: str, slug: str, deadline: float, scripted: bool) -> None:
     recorder = browser.recorder
     _, page = browser.expect("quiz page", 200, "GET", f"/{lang}/quizzes/{slug}/")
+    if CSRF.search(page) is None:  # An attempt in progress (after a failure): the page links
+        # Resume and Start over, whose page has a form; Start resumes the attempt.
+        _, page = browser.expect("quiz page", 200, "GET", f"/{lang}/quizzes/{slug}/start-over/")
     token = CSRF.search(page).group(1)
     start = f"/{lang}/quizzes/{slug}/start/", {"csrfmiddlewaretoken": token}
     if scripted:  # The page's script: Start's response has the first question, whose form

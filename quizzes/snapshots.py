@@ -62,20 +62,27 @@ def field_markup(field: str) -> str | None:
 
 
 def text_problems(
-    *, field: str, language: str, source: str, image_exists: Callable[[str], bool] | None = None
+    *,
+    field: str,
+    language: str,
+    source: str,
+    image_exists: Callable[[str], bool] | None = None,
+    render: bool = True,
 ) -> list[str]:
     """What an editor must fix in one language of a Markdown field, each message naming both
     ("prompt (fr): …") so the admin and the importer say where; plain-text fields have none.
 
     An image needs alt text (in the text's language, since each language has its own `![…]`)
     and must be one uploaded to the site: `image_exists` says which are, the storage by default
-    (the importer also knows the images of its `.zip`).
+    (the importer also knows the images of its `.zip`). `render=False` looks up its images
+    only, for a text whose rendering was checked already (the admin's confirm of an import,
+    whose preview checked the same file): rendering is most of the time a large import takes.
     """
     kind = field_markup(field)
     if kind is None or not source:
         return []
     inline = kind == "inline"
-    found = markup.problems(source, inline=inline)
+    found = markup.problems(source, inline=inline) if render else []
     exists = image_exists or default_storage.exists
     for src, alt in markup.images(source, inline=inline):
         name = name_of_url(src)

@@ -110,7 +110,10 @@ class QuizImportMixin:
             upload_discard(token=token)
             messages.info(request, gettext("Import cancelled: nothing was written."))
             return redirect("admin:quizzes_quiz_changelist")
-        plan = self._import_plan(request, content=kept.content, choices=kept.choices)
+        # The kept file is the one its preview planned: its texts were rendered and found right.
+        plan = self._import_plan(
+            request, content=kept.content, choices=kept.choices, texts_rendered=True
+        )
         if plan.digest != kept.digest:
             upload_discard(token=token)
             messages.warning(
@@ -131,9 +134,11 @@ class QuizImportMixin:
         if not (self.has_add_permission(request) and self.has_change_permission(request)):
             raise PermissionDenied
 
-    def _import_plan(self, request: HttpRequest, *, content: bytes, choices: dict) -> ImportPlan:
+    def _import_plan(
+        self, request: HttpRequest, *, content: bytes, choices: dict, texts_rendered: bool = False
+    ) -> ImportPlan:
         """The plan of an import, refused when it writes guide paths the user may not."""
-        plan = import_plan(content=content, **choices)
+        plan = import_plan(content=content, texts_rendered=texts_rendered, **choices)
         guide_perms = ["guides.add_guidepath", "guides.change_guidepath"]
         if plan.writes_guide_paths and not request.user.has_perms(guide_perms):
             message = gettext("This file writes guide paths, which you may not add or change.")

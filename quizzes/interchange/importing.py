@@ -190,6 +190,7 @@ class _Planner:
     warnings: list[tuple[str, str]] = field(default_factory=list)
     matches: list[tuple[str, str]] = field(default_factory=list)
     images: dict[str, bytes] = field(default_factory=dict)  # The file's images, checked.
+    texts_rendered: bool = False  # The file's texts were rendered and found right already.
     shown: dict[str, str] = field(default_factory=dict)  # Images its quizzes show, by alt.
 
     def write(
@@ -243,15 +244,18 @@ def import_plan(
     file_format: str | None = None,
     language: str | None = None,
     quiz_slug: str | None = None,
+    texts_rendered: bool = False,
 ) -> ImportPlan:
     """What importing `content` would write, checked in full; writes nothing.
 
     `language` and `quiz_slug` are for GIFT and Moodle XML, whose files hold one
     language: their questions fill that language's texts of the quiz of the
     same title (or `quiz_slug`), matched by position, or make new quizzes.
+    `texts_rendered`: this very content was planned already, its quizzes' texts rendered and
+    found right (the admin's confirm of its preview); they are not rendered again.
     """
     file_format = file_format or format_detect(name=name, content=content)
-    planner = _Planner(format=file_format)
+    planner = _Planner(format=file_format, texts_rendered=texts_rendered)
     try:
         if file_format == FORMAT_BUNDLE and bundles.is_quiz_archive(content):
             quiz_zip = quiz_archive_read(content=content)
@@ -384,7 +388,9 @@ def _quiz_plan(planner: _Planner, data: dict, *, known_guides: set[str], place: 
     else:
         guide_slugs, unknown = [], []
     try:
-        fields, _guides, questions = quiz_file_check(data=data, images=planner.images)
+        fields, _guides, questions = quiz_file_check(
+            data=data, images=planner.images, texts_rendered=planner.texts_rendered
+        )
     except QuizFileError as error:
         errors = list(error.errors)
     else:
@@ -658,54 +664,157 @@ def _texts_copy(source: dict, target: dict, names: tuple[str, ...], language: st
 def import_apply(*, plan: ImportPlan) -> ImportPlan:
     """Write a plan's writes, in order, all of them or none.
 
-    Raises QuizFileError (and writes nothing) when the plan can't be applied, or
-    when a learner answered what it deletes since it was computed.
+    Questions and choices go in batches (`_Writer`): a bounded number of queries per quiz,
+    not a few per row. Raises QuizFileError (and writes nothing) when the plan can't be
+    applied, or when a learner answered what it deletes since it was computed.
     """
     if not plan.can_apply:
         raise QuizFileError(list(plan.errors))
-    images = dict(plan.images)
-    rows: dict[tuple, object] = {}
+    writer = _Writer(images=dict(plan.images))
     for write in plan.writes:
-        _write(write, images, rows)
+        writer.write(write)
+    writer.flush()
     return plan
 
 
 _MODELS = {GUIDE_PATH: GuidePath, QUIZ: Quiz, QUESTION: Question, CHOICE: Choice}
 _PARENTS = {QUESTION: (QUIZ, "quiz"), CHOICE: (QUESTION, "question")}
+_BATCHED = (QUESTION, CHOICE)
+_BATCH_SIZE = 500
+# An UPDATE of a batch sets each column to a CASE over the batch's rows, which the database
+# goes down for every row: its cost grows with the square of the batch.
+_UPDATE_BATCH_SIZE = 100
 
 
-def _write(write: Write, images: dict[str, bytes], rows: dict) -> None:
-    kind, thing = write.change.kind, write.change.thing
-    values = dict(write.values)
-    if thing == IMAGE:
-        (name,) = write.key
-        image_store(name=name, data=images[name])
-        ContentImage.objects.get_or_create(file=name, defaults=values)
-        return
-    lookup = _row_lookup(thing, write.key, rows)
-    if kind == DELETE:
+@dataclass
+class _Writer:
+    """Writes a plan's rows: guide paths, quizzes and images one by one, as they come; the
+    writes of questions and choices kept and done together before the next write of another
+    kind and at the end: deletes, then creates (questions before their choices), then
+    updates, which can't collide (a plan creates at positions its quiz lacks and deletes at
+    positions its file lacks). `bulk_create`, `bulk_update` and `delete` move the quizzes'
+    stamps as saves do. A quiz's questions and choices are read once, the first time one of
+    them is written."""
+
+    images: dict[str, bytes]
+    rows: dict[tuple, object] = field(default_factory=dict)  # (thing, key): its row.
+    read: set[str] = field(default_factory=set)  # Quizzes whose rows are in `rows`.
+    deletes: dict[str, dict] = field(default_factory=lambda: {thing: {} for thing in _BATCHED})
+    creates: dict[str, list] = field(default_factory=lambda: {thing: [] for thing in _BATCHED})
+    updates: dict[str, dict] = field(default_factory=lambda: {thing: {} for thing in _BATCHED})
+    updated_fields: dict[str, set] = field(
+        default_factory=lambda: {thing: set() for thing in _BATCHED}
+    )
+
+    def write(self, write: Write) -> None:
+        thing = write.change.thing
+        values = dict(write.values)
+        if thing in _BATCHED:
+            self._keep(write, values)
+            return
+        self.flush()
+        if thing == IMAGE:
+            (name,) = write.key
+            image_store(name=name, data=self.images[name])
+            ContentImage.objects.get_or_create(file=name, defaults=values)
+            return
+        guide_slugs = values.pop("guide_paths", None)
+        lookup = {"slug": write.key[0]}
+        row, _created = _MODELS[thing].objects.update_or_create(**lookup, defaults=values)
+        self.rows[thing, write.key] = row
+        if guide_slugs is not None:
+            row.guide_paths.set(GuidePath.objects.filter(slug__in=guide_slugs))
+
+    def _keep(self, write: Write, values: dict) -> None:
+        kind, thing, key = write.change.kind, write.change.thing, write.key
+        model, (parent_thing, parent_field) = _MODELS[thing], _PARENTS[thing]
+        self._quiz_read(key[0])
+        parent = self.rows.get((parent_thing, key[:-1]))
+        if parent is None:
+            raise model.DoesNotExist(f"{parent_thing} {key[:-1]} of {thing} {key}")
+        if kind == CREATE:
+            row = model(**{parent_field: parent, "position": key[-1]}, **values)
+            self.creates[thing].append(row)
+            self.rows[thing, key] = row
+            return
+        row = self.rows.get((thing, key))
+        if kind == DELETE:
+            if row is not None:
+                self.deletes[thing][row.pk] = write.change.place
+            return
+        if row is None:
+            raise model.DoesNotExist(f"{thing} {key}")
+        for name, value in values.items():
+            setattr(row, name, value)
+        self.updates[thing][id(row)] = row
+        self.updated_fields[thing].update(values)
+
+    def flush(self) -> None:
+        """Write what was kept: deletes, creates, updates, a few queries for each."""
+        for thing in reversed(_BATCHED):  # Choices first: no cascade to collect.
+            if self.deletes[thing]:
+                self._delete(thing)
+        for thing in _BATCHED:
+            if self.creates[thing]:
+                _MODELS[thing].objects.bulk_create(self.creates[thing], batch_size=_BATCH_SIZE)
+                self.creates[thing] = []
+        for thing in _BATCHED:
+            if self.updates[thing]:
+                model = _MODELS[thing]
+                names = _with_base_fields(model, self.updated_fields[thing])
+                rows = list(self.updates[thing].values())
+                model.objects.bulk_update(rows, names, batch_size=_UPDATE_BATCH_SIZE)
+                self.updates[thing], self.updated_fields[thing] = {}, set()
+
+    def _delete(self, thing: str) -> None:
+        places = self.deletes[thing]
+        self.deletes[thing] = {}
+        model = _MODELS[thing]
         try:
-            _MODELS[thing].objects.filter(**lookup).delete()
-        except ProtectedError:
-            raise QuizFileError([(write.change.place, _answered())]) from None
-        return
-    guide_slugs = values.pop("guide_paths", None)
-    row, _created = _MODELS[thing].objects.update_or_create(**lookup, defaults=values)
-    rows[thing, write.key] = row
-    if guide_slugs is not None:
-        row.guide_paths.set(GuidePath.objects.filter(slug__in=guide_slugs))
+            model.objects.filter(pk__in=list(places)).delete()
+        except ProtectedError as error:
+            # The rows answered since the plan: those the protecting answers point at.
+            answered = sorted(
+                {
+                    places[getattr(obj, related.attname)]
+                    for obj in error.protected_objects
+                    for related in obj._meta.concrete_fields
+                    if related.is_relation
+                    and related.related_model is model
+                    and getattr(obj, related.attname) in places
+                }
+            ) or [next(iter(places.values()))]
+            raise QuizFileError([(place, _answered()) for place in answered]) from None
+
+    def _quiz_read(self, slug: str) -> None:
+        """The quiz and its questions and choices into `rows` (three queries), once; the
+        rows already there (written by this plan) are kept."""
+        if slug in self.read:
+            return
+        self.read.add(slug)
+        quiz = self.rows.get((QUIZ, (slug,))) or Quiz.objects.filter(slug=slug).first()
+        if quiz is None:
+            return
+        self.rows.setdefault((QUIZ, (slug,)), quiz)
+        positions = {}
+        for question in Question.objects.filter(quiz=quiz):
+            positions[question.pk] = question.position
+            self.rows.setdefault((QUESTION, (slug, question.position)), question)
+        for choice in Choice.objects.filter(question__quiz=quiz):
+            key = (slug, positions[choice.question_id], choice.position)
+            self.rows.setdefault((CHOICE, key), choice)
 
 
-def _row_lookup(thing: str, key: tuple, rows: dict) -> dict:
-    """The fields that find the row of a write's key: a slug, or the parent and a position."""
-    if thing not in _PARENTS:
-        return {"slug": key[0]}
-    parent_thing, parent_field = _PARENTS[thing]
-    parent = rows.get((parent_thing, key[:-1]))
-    if parent is None:
-        parent = _MODELS[parent_thing].objects.get(**_row_lookup(parent_thing, key[:-1], rows))
-        rows[parent_thing, key[:-1]] = parent
-    return {parent_field: parent, "position": key[-1]}
+def _with_base_fields(model, names: set[str]) -> list[str]:
+    """The fields to write, with the untranslated field of each translation among them
+    (`prompt` beside `prompt_en`): a save writes it too, as the active language shows it."""
+    bases = {
+        base
+        for base in translated_fields(model)
+        for code, _name in settings.LANGUAGES
+        if build_localized_fieldname(base, code) in names
+    }
+    return sorted(names | bases)
 
 
 def quiz_import(*, data: dict, images: dict[str, bytes] | None = None) -> Quiz:

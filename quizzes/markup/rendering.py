@@ -468,7 +468,7 @@ def images(source: str, *, inline: bool = False) -> list[tuple[str, str]]:
     For the editors' checks (an image needs alt text and must be one of the site's); a source
     past `MAX_SOURCE_LENGTH` has none, since it shows as plain text.
     """
-    if len(source) > MAX_SOURCE_LENGTH:
+    if len(source) > MAX_SOURCE_LENGTH or "![" not in source:  # Every image starts so.
         return []
     tokens = _MD.parseInline(source, {}) if inline else _MD.parse(source, {})
     found = []
@@ -488,8 +488,25 @@ def problems(source: str, *, inline: bool = False) -> list[str]:
     the same `inline` as the page will.
     """
     env: dict = {}
-    _to_html(source, inline=inline, env=env)
+    if len(source) > MAX_SOURCE_LENGTH:
+        _to_html(source, inline=inline, env=env)  # Its length, without rendering it.
+        return env.get("problems", [])
+    if "$" not in source:
+        return []
+    # Past its length only formulas can go wrong: the text is parsed, not rendered (no
+    # highlighting, no cleaning), and each formula converted as `render` would, in order.
+    tokens = _MD.parseInline(source, env) if inline else _MD.parse(source, env)
+    for token in tokens:
+        for part in [token, *(token.children or [])]:
+            if part.type in _MATH_TOKENS:
+                try:
+                    _tex_to_mathml(part.content, display=part.type != "math_inline", env=env)
+                except _TexError as error:
+                    env.setdefault("problems", []).append(str(error))
     return env.get("problems", [])
+
+
+_MATH_TOKENS = frozenset({"math_inline", "math_inline_double", "math_block"})
 
 
 # French typography (Imprimerie nationale): a no-break space (U+00A0) before ":" and inside

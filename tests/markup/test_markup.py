@@ -7,6 +7,7 @@ from django.template import Context, Template
 from django.utils import translation
 from django.utils.safestring import SafeData
 
+from quizzes.markup import rendering
 from quizzes.markup.rendering import (
     MAX_FORMULA_LENGTH,
     MAX_SOURCE_LENGTH,
@@ -414,3 +415,23 @@ def test_french_apostrophes_are_typographic_outside_code_and_maths():
     assert "L’état de l’optimiseur" in output
     assert "<code>l'x</code>" in output and "'cité'" in output
     assert "l'optimiseur" in html("l'optimiseur", language="en")  # English keeps what it has.
+
+
+@pytest.mark.parametrize("inline", [False, True])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "No formula, `code` and **bold**.",
+        "$x^2$ and $$\\frac{a}{b}$$ inline",
+        "$\\frac{a$ then $\\def\\a{b}$ then $\\foo$",
+        "- item $\\sqrt{2$\n\n$$\n\\frac{1}{2\n$$\n",
+        "$" + "x" * 600 + "$",
+        " ".join(["$" + "y" * 400 + "$"] * 3),
+        "```python\nprice = '$5 and $x$'\n```\n\n$\\text{<b>}$",
+        "$5 and $6 stay money, $ x $ too",
+    ],
+)
+def test_problems_find_what_rendering_finds_without_rendering(source, inline):
+    env: dict = {}
+    rendering._to_html(source, inline=inline, env=env)
+    assert problems(source, inline=inline) == env.get("problems", [])

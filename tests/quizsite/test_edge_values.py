@@ -191,6 +191,7 @@ def test_every_learner_form_takes_every_edge_value(content):
     pages = [
         reverse("home"),
         reverse("quiz_detail", args=[quiz.slug]),
+        reverse("quiz_start_over", args=[quiz.slug]),
         reverse("guide_detail", args=[guide.slug]),
         attempt.question_url(1),
         reverse("results", args=[done.public_id]),

@@ -1,0 +1,189 @@
+"""Time a 2,000-question bank through the admin's import: upload and preview, then confirm.
+
+    .venv/bin/python bench/import_bank.py                                   # SQLite
+    DATABASE_URL=$(scripts/postgres url) .venv/bin/python bench/import_bank.py   # PostgreSQL
+
+Builds a bundle (docs/quiz-format.md) of QUIZZES quiz files, a bank's categories, holding
+QUESTIONS questions together, each in English and French with Markdown, a code block, maths
+and four choices with feedback, as real questions have (one quiz's pages show at most
+`rendering.MAX_QUIZ_SOURCE_LENGTH` characters a language: a hundred such questions, not
+2,000). It imports it twice through the admin's pages with Django's test client, signed in
+as a superuser: first as new quizzes, then with every question's texts changed (an update of
+every row). For each it prints the preview's and the confirm's wall time and queries, and
+how they compare with gunicorn's worker timeout (gunicorn.conf.py), which the confirm must
+stay well under. SQLite by default, in a file of its own (var/bench-import.sqlite3, made
+anew); DATABASE_URL for PostgreSQL, whose database it migrates and empties of quizzes.
+"""
+
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SQLITE = ROOT / "var" / "bench-import.sqlite3"
+if not os.environ.get("DATABASE_URL"):
+    SQLITE.parent.mkdir(exist_ok=True)
+    SQLITE.unlink(missing_ok=True)
+    os.environ["DATABASE_URL"] = f"sqlite:///{SQLITE}"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "quizsite.settings")
+os.environ.setdefault("DEBUG", "false")
+os.environ.setdefault("SECRET_KEY", "benchmark-only")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+os.environ.setdefault("HTTPS", "false")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.files.uploadedfile import SimpleUploadedFile  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import override_settings  # noqa: E402
+
+from quizzes.interchange.archive import archive_write  # noqa: E402
+from quizzes.interchange.bundles import QUIZ_DIR  # noqa: E402
+from quizzes.interchange.quizfile import quiz_file_dump  # noqa: E402
+from quizzes.models import Question, Quiz  # noqa: E402
+
+QUESTIONS = int(os.environ.get("QUESTIONS", 2000))
+QUIZZES = int(os.environ.get("QUIZZES", 20))
+SLUG = "bench-bank"
+UPLOAD = "/admin/quizzes/quiz/import/"
+CONFIRM = "/admin/quizzes/quiz/import/confirm/"
+TOKEN = re.compile(r'name="token" value="([^"]+)"')
+
+
+def gunicorn_timeout() -> int:
+    settings = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)  # noqa: S102 (our own file)
+    return settings["timeout"]
+
+
+def question(number: int, edition: int) -> dict:
+    """A question as an editor writes one: Markdown, a code block and maths, in two languages."""
+    tag = f"{number}.{edition}"
+    code = (
+        "```python\n"
+        f"for step, batch in enumerate(loader):  # {tag}\n"
+        "    loss = model(batch).mean() / accumulation\n"
+        "    loss.backward()\n"
+        "```"
+    )
+    return {
+        "prompt": {
+            "en": f"**Question {tag}.** What does this loop print after `{number}` steps?\n\n"
+            f"{code}",
+            "fr": f"**Question {tag}.** Qu’affiche cette boucle après `{number}` pas ?\n\n{code}",
+        },
+        "explanation": {
+            "en": f"Each replica averages its gradient: $\\bar{{g}} = \\frac{{1}}{{W}}"
+            f" \\sum_{{i=1}}^{{W}} g_i$ with $W = {number % 64 + 1}$. See *step {tag}*.\n\n"
+            "- the loss is divided by the accumulation steps;\n- `backward()` adds up.",
+            "fr": f"Chaque réplique moyenne son gradient : $\\bar{{g}} = \\frac{{1}}{{W}}"
+            f" \\sum_{{i=1}}^{{W}} g_i$ avec $W = {number % 64 + 1}$. Voir *le pas {tag}*.\n\n"
+            "- la perte est divisée par le nombre de pas ;\n- `backward()` additionne.",
+        },
+        "guide_url": {"en": f"https://example.org/guides/bank/#q{number}"},
+        "choices": [
+            {
+                "text": {"en": f"The mean of $W$ gradients ({tag})", "fr": f"La moyenne ({tag})"},
+                "correct": True,
+            },
+            {
+                "text": {"en": f"`loss` times {number}", "fr": f"`loss` fois {number}"},
+                "feedback": {"en": "The loss is *divided*.", "fr": "La perte est *divisée*."},
+            },
+            {"text": {"en": "Nothing at all", "fr": "Rien du tout"}},
+            {"text": {"en": f"An error at step {tag}", "fr": f"Une erreur au pas {tag}"}},
+        ],
+    }
+
+
+def bank(edition: int) -> bytes:
+    """The bank as a bundle: QUIZZES quizzes, QUESTIONS questions numbered across them."""
+    per_quiz = -(-QUESTIONS // QUIZZES)
+    entries = {}
+    for start in range(0, QUESTIONS, per_quiz):
+        part = start // per_quiz + 1
+        data = {
+            "slug": f"{SLUG}-{part}",
+            "title": {
+                "en": f"Question bank, part {part}",
+                "fr": f"Banque de questions, partie {part}",
+            },
+            "level": "advanced",
+            "questions": [
+                question(number, edition)
+                for number in range(start + 1, min(start + per_quiz, QUESTIONS) + 1)
+            ],
+        }
+        entries[f"{QUIZ_DIR}{SLUG}-{part}.yaml"] = quiz_file_dump(data).encode()
+    return archive_write(entries)
+
+
+def timed(client: Client, url: str, data: dict) -> tuple[str, int, object]:
+    """The request's wall and CPU time (this process's, SQLite's work included: on a shared
+    machine the wall time is mostly other work's) and its queries (all of them: Django's own
+    log keeps 9,000)."""
+    queries = []
+
+    def count(execute, sql, params, many, context):
+        queries.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        wall, cpu = time.perf_counter(), time.process_time()
+        response = client.post(url, data)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return f"{wall:.2f} s ({cpu:.2f} s of CPU)", len(queries), response
+
+
+def import_once(client: Client, content: bytes, label: str, timeout: int) -> None:
+    upload = SimpleUploadedFile(f"{SLUG}.zip", content, content_type="application/zip")
+    took, queries, response = timed(client, UPLOAD, {"file": upload})
+    assert response.status_code == 200, response.content.decode()[:2000]
+    token = TOKEN.search(response.content.decode())
+    assert token, "the preview has nothing to confirm"
+    print(f"{label}: preview {took}, {queries} queries")
+    took, queries, response = timed(client, CONFIRM, {"token": token.group(1)})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    print(f"{label}: confirm {took}, {queries} queries (the worker timeout: {timeout} s)")
+
+
+# Production's settings but the static files' manifest, which collectstatic would make.
+PLAIN_STATIC = {
+    **settings.STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+
+@override_settings(STORAGES=PLAIN_STATIC)
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    Quiz.objects.filter(slug__startswith=SLUG).delete()
+    User.objects.filter(username="bench-admin").delete()
+    client = Client()
+    client.force_login(User.objects.create_superuser("bench-admin", password=None))
+    timeout = gunicorn_timeout()
+    first = bank(edition=1)
+    print(
+        f"{connection.vendor}: {QUESTIONS} questions in {QUIZZES} quizzes, {4 * QUESTIONS}"
+        f" choices, a {len(first) / 2**20:.1f} MB bundle"
+    )
+    import_once(client, first, "create", timeout)
+    import_once(client, bank(edition=2), "update", timeout)
+    quizzes = Quiz.objects.filter(slug__startswith=SLUG)
+    assert Question.objects.filter(quiz__in=quizzes).count() == QUESTIONS
+    updated = Question.objects.filter(quiz__in=quizzes, prompt_en__startswith="**Question ")
+    assert updated.filter(prompt_en__contains=".2.**").count() == QUESTIONS
+    quizzes.delete()
+
+
+if __name__ == "__main__":
+    main()
