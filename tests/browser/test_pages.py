@@ -106,6 +106,16 @@ def question_with_code_and_maths(page: Page, browser_attempt, lang: str) -> Resp
     return response
 
 
+def question_with_code_in_its_prompt(page: Page, browser_attempt, lang: str) -> Response:
+    """ "What does it print?": the prompt's loop keeps its lines, in the prompt that labels
+    the question's fieldset."""
+    attempt = browser_attempt(answered=6, lang=lang, slug="gradient-accumulation-quiz")
+    response = page.goto(question_url(attempt, 7, lang))
+    code = page.locator("fieldset[aria-labelledby=prompt] #prompt pre.code-block")
+    assert code.inner_text().count("\n") >= 4
+    return response
+
+
 def question_with_english_fallback(page: Page, browser_attempt, lang: str) -> Response:
     """French texts missing: the French page shows English, marked and tagged "en anglais"."""
     from quizzes.models import Question
@@ -335,6 +345,7 @@ PAGES = [
     pytest.param(question_started_by_script, id="question-started-by-script"),
     pytest.param(results_by_script, id="results-by-script"),
     pytest.param(question_with_code_and_maths, id="question-with-code-and-maths"),
+    pytest.param(question_with_code_in_its_prompt, id="question-with-code-in-its-prompt"),
     pytest.param(question_with_english_fallback, id="question-with-english-fallback"),
     pytest.param(results, id="results"),
     pytest.param(not_found, id="404"),
