@@ -16,6 +16,7 @@ from modeltranslation.utils import build_localized_fieldname
 from guides.models import GuidePath
 from quizzes import kinds
 from quizzes.markup.images import STORAGE_IMAGE_DIR
+from quizzes.markup.rendering import plain_title
 
 
 class Level(models.TextChoices):
@@ -136,7 +137,7 @@ class Quiz(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title
+        return plain_title(self.title) or self.slug
 
     def get_absolute_url(self) -> str:
         return reverse("quiz_detail", kwargs={"slug": self.slug})
@@ -274,7 +275,7 @@ class Question(_Ordered):
         constraints = [_Ordered.unique_position_in("quiz", "question_position_unique_in_quiz")]
 
     def __str__(self) -> str:
-        return self.prompt
+        return plain_title(self.prompt) or content_place(self.position)
 
     def get_absolute_url(self) -> str:
         return self.quiz.get_absolute_url()
@@ -307,7 +308,7 @@ class Choice(_Ordered):
         ]
 
     def __str__(self) -> str:
-        return self.text
+        return plain_title(self.text) or gettext("choice %(number)s") % {"number": self.position}
 
 
 def score_percent(score: int | None, max_score: int | None) -> int | None:

@@ -36,6 +36,17 @@ def count_column(annotation: str, description: str):
     return column
 
 
+def plain_column(field: str, description: str):
+    """A list column naming the row as its `__str__` does (the text's first line, Markdown
+    stripped), sortable by `field`."""
+
+    @admin.display(description=description, ordering=field)
+    def column(self, obj) -> str:
+        return str(obj)
+
+    return column
+
+
 def language_name(code: str) -> str:
     return dict(settings.LANGUAGES)[code]
 

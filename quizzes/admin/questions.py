@@ -12,6 +12,7 @@ from quizzes.admin.common import (
     RecordedDeleteMixin,
     count,
     count_column,
+    plain_column,
     regraded_message,
 )
 from quizzes.admin.forms import ChoiceInlineFormSet, ContentForm, PositionForm
@@ -42,7 +43,7 @@ class QuestionAdmin(RecordedDeleteMixin, QuestionPreviewMixin, TabbedTranslation
     form = ContentForm
     inlines = [ChoiceInline]
     change_form_template = "admin/quizzes/question/change_form.html"
-    list_display = ("prompt", "quiz", "position", "kind", "choice_count", "answer_count")
+    list_display = ("name", "quiz", "position", "kind", "choice_count", "answer_count")
     list_filter = ("quiz__guide_paths", "quiz__level", "quiz__is_published", "quiz")
     list_select_related = ("quiz",)
     search_fields = tuple(f"prompt_{code}" for code, _name in settings.LANGUAGES)
@@ -59,6 +60,7 @@ class QuestionAdmin(RecordedDeleteMixin, QuestionPreviewMixin, TabbedTranslation
             )
         )
 
+    name = plain_column("prompt", _("prompt"))
     choice_count = count_column("choice_count", _("choices"))
     answer_count = count_column("answer_count", _("answers"))
 

@@ -10,7 +10,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
-from quizzes.admin.common import RecordedDeleteMixin, count, count_column, regraded_message
+from quizzes.admin.common import (
+    RecordedDeleteMixin,
+    count,
+    count_column,
+    plain_column,
+    regraded_message,
+)
 from quizzes.admin.forms import ContentForm, PositionForm, QuestionInlineFormSet
 from quizzes.admin.publishing import QuizPublishingMixin
 from quizzes.admin.translations import (
@@ -75,7 +81,7 @@ class QuizAdmin(
     form = QuizAdminForm
     inlines = [QuestionInline]
     list_display = (
-        "title",
+        "name",
         "slug",
         "level",
         "is_published",
@@ -98,6 +104,7 @@ class QuizAdmin(
             question_count=count(Question, "quiz"), attempt_count=count(Attempt, "quiz")
         )
 
+    name = plain_column("title", _("title"))
     question_count = count_column("question_count", _("questions"))
     attempt_count = count_column("attempt_count", _("attempts"))
 
