@@ -4,7 +4,7 @@ import uuid
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models, transaction
-from django.db.models import Case, IntegerField, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models import Case, IntegerField, Max, OuterRef, Q, Subquery, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
@@ -218,6 +218,10 @@ class _QuizContentQuerySet(models.QuerySet):
 
 class QuestionQuerySet(_QuizContentQuerySet):
     quiz_lookup = "quiz_id"
+
+    def next_position(self) -> int:
+        """The position after the last of these questions (a quiz's: `quiz.questions`)."""
+        return (self.aggregate(last=Max("position"))["last"] or 0) + 1
 
     def _quiz_ids_of(self, objs) -> set[int]:
         return {question.quiz_id for question in objs}
