@@ -3,19 +3,27 @@ from django.contrib import admin
 from django.db import models
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
-from modeltranslation.admin import TabbedTranslationAdmin
+from modeltranslation.admin import TranslationAdmin
 
 from .models import GuidePath
 
 
 @admin.register(GuidePath)
-class GuidePathAdmin(TabbedTranslationAdmin):
+class GuidePathAdmin(TranslationAdmin):
     list_display = ("title", "slug", "position", "is_published", "quiz_count")
     list_editable = ("position", "is_published")
     list_filter = ("is_published",)
     search_fields = ("slug", *(f"title_{code}" for code, _name in settings.LANGUAGES))
     prepopulated_fields = {"slug": (f"title_{settings.LANGUAGE_CODE}",)}
-    fields = ("title", "slug", "summary", "url", "position", "is_published")
+    # Each text's languages side by side, on one line.
+    fields = (
+        tuple(f"title_{code}" for code, _name in settings.LANGUAGES),
+        "slug",
+        tuple(f"summary_{code}" for code, _name in settings.LANGUAGES),
+        "url",
+        "position",
+        "is_published",
+    )
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
     def get_queryset(self, request):

@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "adminsortable2",
     "axes",
     "quizsite",
     "guides",
@@ -394,6 +395,3 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "request"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
-
-# The admin's language tabs need jQuery UI: served from here, not from a CDN.
-JQUERY_UI_URL = "vendor/jquery-ui/jquery-ui.min.js"

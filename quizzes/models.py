@@ -5,7 +5,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models, transaction
-from django.db.models import Case, IntegerField, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models import Case, IntegerField, Max, OuterRef, Q, Subquery, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +17,7 @@ from modeltranslation.utils import build_localized_fieldname
 from guides.models import GuidePath
 from quizzes import kinds
 from quizzes.markup.images import STORAGE_IMAGE_DIR
+from quizzes.markup.rendering import plain_title
 
 
 class Level(models.TextChoices):
@@ -137,7 +138,7 @@ class Quiz(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title
+        return plain_title(self.title) or self.slug
 
     def get_absolute_url(self) -> str:
         return reverse("quiz_detail", kwargs={"slug": self.slug})
@@ -219,6 +220,10 @@ class _QuizContentQuerySet(models.QuerySet):
 class QuestionQuerySet(_QuizContentQuerySet):
     quiz_lookup = "quiz_id"
 
+    def next_position(self) -> int:
+        """The position after the last of these questions (a quiz's: `quiz.questions`)."""
+        return (self.aggregate(last=Max("position"))["last"] or 0) + 1
+
     def _quiz_ids_of(self, objs) -> set[int]:
         return {question.quiz_id for question in objs}
 
@@ -275,7 +280,7 @@ class Question(_Ordered):
         constraints = [_Ordered.unique_position_in("quiz", "question_position_unique_in_quiz")]
 
     def __str__(self) -> str:
-        return self.prompt
+        return plain_title(self.prompt) or content_place(self.position)
 
     def get_absolute_url(self) -> str:
         return self.quiz.get_absolute_url()
@@ -308,7 +313,7 @@ class Choice(_Ordered):
         ]
 
     def __str__(self) -> str:
-        return self.text
+        return plain_title(self.text) or gettext("choice %(number)s") % {"number": self.position}
 
 
 def score_percent(score: int | None, max_score: int | None) -> int | None:

@@ -10,8 +10,15 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext
 
 from quizzes.models import (
+    ContentImage,
+    Question,
     Quiz,
+    translated_fields,
 )
+
+TRANSLATED = {
+    field for model in (Quiz, Question, ContentImage) for field in translated_fields(model)
+}
 
 
 def count(model, field: str):
@@ -34,6 +41,29 @@ def count_column(annotation: str, description: str):
         return getattr(obj, annotation)
 
     return column
+
+
+def plain_column(field: str, description: str):
+    """A list column naming the row as its `__str__` does (the text's first line, Markdown
+    stripped), sortable by `field`."""
+
+    @admin.display(description=description, ordering=field)
+    def column(self, obj) -> str:
+        return str(obj)
+
+    return column
+
+
+def side_by_side(*fields: str) -> tuple:
+    """Admin `fields` with each translated field's languages on one line, side by side
+    (English, then French), for the fields named in the model's translation options; other
+    names pass through."""
+    return tuple(
+        tuple(f"{field}_{code}" for code, _name in settings.LANGUAGES)
+        if field in TRANSLATED
+        else field
+        for field in fields
+    )
 
 
 def language_name(code: str) -> str:

@@ -1,6 +1,8 @@
 """The forms the content admins share: Markdown checked as the learner pages render it, and
 reorderable inline rows."""
 
+import django
+from adminsortable2.admin import CustomInlineFormSetMixin, SortableAdminBase
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -32,6 +34,27 @@ class ContentForm(forms.ModelForm):
         return cleaned_data
 
 
+class QuestionForm(ContentForm):
+    """A question on its own page: left blank, its position is the one after its quiz's last
+    question."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "position" in self.fields:
+            self.fields["position"].required = False
+            self.fields["position"].help_text = gettext(
+                "Left blank: after the quiz's last question. The quiz's page reorders its "
+                "questions by dragging or with the Move buttons."
+            )
+
+    def clean(self):
+        cleaned_data = super().clean()
+        quiz = cleaned_data.get("quiz")
+        if "position" in self.fields and cleaned_data.get("position") is None and quiz:
+            cleaned_data["position"] = self.instance.position = quiz.questions.next_position()
+        return cleaned_data
+
+
 class PositionForm(ContentForm):
     """A row of a reorderable inline. Rows may trade positions, so a row's position is
     checked against the other submitted rows (the formset does that), not against the
@@ -45,8 +68,10 @@ class PositionForm(ContentForm):
             self._update_errors(error)
 
 
-class PositionsFormSet(forms.BaseInlineFormSet):
-    """Saves reordered rows without tripping the database's unique position constraint."""
+class PositionsFormSet(CustomInlineFormSetMixin, forms.BaseInlineFormSet):
+    """Rows ordered by dragging or by the keyboard (django-admin-sortable2 keeps `position` in
+    a hidden field and renumbers it; a new row gets the position after the last), saved
+    without tripping the database's unique position constraint."""
 
     def save(self, commit: bool = True):
         if commit:
@@ -139,3 +164,50 @@ class ChoiceInlineFormSet(PositionsFormSet):
         problems = quiz_length_problems(lengths)
         if problems:
             raise ValidationError(problems)
+
+
+def reorder_script() -> forms.Script:
+    """The keyboard's way to reorder a sortable inline (quizsite/static/quizsite/admin-reorder.js):
+    its texts come in the script's data attributes, in the editor's language."""
+    return forms.Script(
+        "quizsite/admin-reorder.js",
+        **{
+            "data-up": gettext("Move up"),
+            "data-down": gettext("Move down"),
+            "data-moved": gettext("Moved to position %(position)s of %(count)s."),
+            "data-order": gettext("Order"),
+        },
+    )
+
+
+class SortableParentMixin(SortableAdminBase):
+    """For the admin of a model whose change page has a SortableInlineMixin inline: sortable2's
+    scripts, with Django's own actions.js kept (sortable2 swaps in a patched copy, for sortable
+    change lists only, and has none for Django 6.1)."""
+
+    @property
+    def media(self):
+        media = super().media
+        js = [
+            "admin/js/actions.js" if str(name).startswith("adminsortable2/js/actions-") else name
+            for name in media._js
+        ]
+        return forms.Media(css=media._css, js=js)
+
+
+class SortableInlineMixin:
+    """For a tabular inline of rows with a `position` (the parent's admin derives from
+    adminsortable2's SortableAdminBase): drag, "first" and "last" from django-admin-sortable2,
+    Move up and Move down buttons for the keyboard."""
+
+    # django-admin-sortable2 2.3.1 has templates up to Django 6.0's, whose tabular inline
+    # Django 6.1 keeps.
+    template = "adminsortable2/edit_inline/tabular-django-{}.{}.html".format(
+        *min(django.VERSION[:2], (6, 0))
+    )
+
+    @property
+    def media(self):
+        return super().media + forms.Media(
+            js=[reorder_script()], css={"all": ["quizsite/admin-reorder.css"]}
+        )

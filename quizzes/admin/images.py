@@ -10,9 +10,9 @@ from django.core.files.storage import default_storage
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from modeltranslation.admin import TabbedTranslationAdmin
+from modeltranslation.admin import TranslationAdmin
 
-from quizzes.admin.common import language_name
+from quizzes.admin.common import language_name, side_by_side
 from quizzes.markup.images import ImageError, image_check, image_name, image_url
 from quizzes.models import (
     ContentImage,
@@ -49,10 +49,10 @@ class ContentImageForm(forms.ModelForm):
 
 
 @admin.register(ContentImage)
-class ContentImageAdmin(TabbedTranslationAdmin):
+class ContentImageAdmin(TranslationAdmin):
     form = ContentImageForm
     list_display = ("thumbnail", "alt", "reference", "uploaded_at")
-    fields = ("file", "alt", "thumbnail", "reference")
+    fields = side_by_side("file", "alt", "thumbnail", "reference")
     readonly_fields = ("thumbnail", "reference")
     search_fields = tuple(f"alt_{code}" for code, _name in settings.LANGUAGES)
 
@@ -60,9 +60,7 @@ class ContentImageAdmin(TabbedTranslationAdmin):
     def thumbnail(self, image: ContentImage) -> str:
         if not image.file:
             return "-"
-        return format_html(
-            '<img src="{}" alt="" style="max-width: 12rem; max-height: 8rem">', image.file.url
-        )
+        return format_html('<img src="{}" alt="" class="admin-thumbnail">', image.file.url)
 
     @admin.display(description=_("Markdown to paste into a text"))
     def reference(self, image: ContentImage) -> str:

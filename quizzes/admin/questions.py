@@ -1,20 +1,29 @@
 """The question admin, its choices inline; the Preview comes from quizzes/admin/previews.py."""
 
+from adminsortable2.admin import SortableInlineAdminMixin
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
+from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
 
 from quizzes.admin.common import (
     RecordedDeleteMixin,
     count,
     count_column,
+    plain_column,
     regraded_message,
+    side_by_side,
 )
-from quizzes.admin.forms import ChoiceInlineFormSet, ContentForm, PositionForm
+from quizzes.admin.forms import (
+    ChoiceInlineFormSet,
+    PositionForm,
+    QuestionForm,
+    SortableInlineMixin,
+    SortableParentMixin,
+)
 from quizzes.admin.previews import QuestionPreviewMixin
 from quizzes.learning.services import answers_regrade
 from quizzes.models import (
@@ -25,28 +34,36 @@ from quizzes.models import (
 )
 
 
-class ChoiceInline(TranslationTabularInline):
+class ChoiceInline(SortableInlineMixin, SortableInlineAdminMixin, TranslationTabularInline):
     model = Choice
     form = PositionForm
     formset = ChoiceInlineFormSet
     fields = ("position", "text", "is_correct", "feedback")
     extra = 2
-    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 2})}}
+    # The text too is a box that wraps (a choice holds 500 characters).
+    formfield_overrides = {
+        models.TextField: {"widget": forms.Textarea(attrs={"rows": 2})},
+        models.CharField: {"widget": forms.Textarea(attrs={"rows": 3})},
+    }
 
 
 @admin.register(Question)
-class QuestionAdmin(RecordedDeleteMixin, QuestionPreviewMixin, TabbedTranslationAdmin):
+class QuestionAdmin(
+    RecordedDeleteMixin, QuestionPreviewMixin, SortableParentMixin, TranslationAdmin
+):
     """Questions, their choices inline; the Preview of a question as learners read it comes
     from QuestionPreviewMixin (quizzes/admin/previews.py)."""
 
-    form = ContentForm
+    form = QuestionForm
     inlines = [ChoiceInline]
     change_form_template = "admin/quizzes/question/change_form.html"
-    list_display = ("prompt", "quiz", "position", "kind", "choice_count", "answer_count")
+    list_display = ("name", "quiz", "position", "kind", "choice_count", "answer_count")
     list_filter = ("quiz__guide_paths", "quiz__level", "quiz__is_published", "quiz")
     list_select_related = ("quiz",)
     search_fields = tuple(f"prompt_{code}" for code, _name in settings.LANGUAGES)
-    fields = ("quiz", "position", "kind", "keep_choice_order", "prompt", "explanation", "guide_url")
+    fields = side_by_side(
+        "quiz", "position", "kind", "keep_choice_order", "prompt", "explanation", "guide_url"
+    )
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     actions = ["regrade"]
 
@@ -59,6 +76,7 @@ class QuestionAdmin(RecordedDeleteMixin, QuestionPreviewMixin, TabbedTranslation
             )
         )
 
+    name = plain_column("prompt", _("prompt"))
     choice_count = count_column("choice_count", _("choices"))
     answer_count = count_column("answer_count", _("answers"))
 

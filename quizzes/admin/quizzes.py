@@ -1,6 +1,7 @@
 """The quiz admin: its list with counts and missing translations, its questions inline,
 regrading; publishing, translations and import/export come from mixins."""
 
+from adminsortable2.admin import SortableInlineAdminMixin
 from django import forms
 from django.conf import settings
 from django.contrib import admin
@@ -8,10 +9,23 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
+from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
 
-from quizzes.admin.common import RecordedDeleteMixin, count, count_column, regraded_message
-from quizzes.admin.forms import ContentForm, PositionForm, QuestionInlineFormSet
+from quizzes.admin.common import (
+    RecordedDeleteMixin,
+    count,
+    count_column,
+    plain_column,
+    regraded_message,
+    side_by_side,
+)
+from quizzes.admin.forms import (
+    ContentForm,
+    PositionForm,
+    QuestionInlineFormSet,
+    SortableInlineMixin,
+    SortableParentMixin,
+)
 from quizzes.admin.publishing import QuizPublishingMixin
 from quizzes.admin.translations import (
     MissingTranslationFilter,
@@ -23,7 +37,7 @@ from quizzes.learning.services import answers_regrade
 from quizzes.models import Attempt, Question, Quiz, other_languages
 
 
-class QuestionInline(TranslationTabularInline):
+class QuestionInline(SortableInlineMixin, SortableInlineAdminMixin, TranslationTabularInline):
     model = Question
     form = PositionForm
     formset = QuestionInlineFormSet
@@ -66,7 +80,8 @@ class QuizAdmin(
     QuizTranslationStatusMixin,
     QuizImportMixin,
     QuizExportMixin,
-    TabbedTranslationAdmin,
+    SortableParentMixin,
+    TranslationAdmin,
 ):
     """Quizzes, their questions inline. Each concern comes from a mixin: publishing
     (quizzes/admin/publishing.py), the translation status (translations.py), the import pages
@@ -75,7 +90,7 @@ class QuizAdmin(
     form = QuizAdminForm
     inlines = [QuestionInline]
     list_display = (
-        "title",
+        "name",
         "slug",
         "level",
         "is_published",
@@ -86,9 +101,11 @@ class QuizAdmin(
     list_filter = ("guide_paths", "level", "is_published", MissingTranslationFilter)
     search_fields = ("slug", *(f"title_{code}" for code, _name in settings.LANGUAGES))
     prepopulated_fields = {"slug": (f"title_{settings.LANGUAGE_CODE}",)}
-    filter_horizontal = ("guide_paths",)
+    # Ticked boxes, not Django's two-list widget: its search icon carries an aria-label no
+    # role allows (axe), and a site has a few guide paths.
+    formfield_overrides = {models.ManyToManyField: {"widget": forms.CheckboxSelectMultiple}}
     readonly_fields = ("translation_status",)
-    fields = (*QUIZ_FIELDS, "translation_status")
+    fields = side_by_side(*QUIZ_FIELDS, "translation_status")
     actions = ["publish", "unpublish", "regrade", "export"]
     change_list_template = "admin/quizzes/quiz/change_list.html"
 
@@ -98,6 +115,7 @@ class QuizAdmin(
             question_count=count(Question, "quiz"), attempt_count=count(Attempt, "quiz")
         )
 
+    name = plain_column("title", _("title"))
     question_count = count_column("question_count", _("questions"))
     attempt_count = count_column("attempt_count", _("attempts"))
 

@@ -462,6 +462,41 @@ def title(source: str, *, language: str) -> Rendered:
     return Rendered(html=html, language=language)
 
 
+# How long a plain title is, at most, before it ends with "…": a list column, a breadcrumb.
+PLAIN_TITLE_LENGTH = 100
+_PLAIN_INLINE = {"text", "code_inline", "math_inline", "math_inline_double"}
+
+
+def _plain_inline(tokens) -> str:
+    parts = []
+    for token in tokens:
+        if token.type in _PLAIN_INLINE:
+            parts.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif token.children:  # An image: its alt text.
+            parts.append(_plain_inline(token.children))
+    return "".join(parts)
+
+
+def plain_title(source: str, *, length: int = PLAIN_TITLE_LENGTH) -> str:
+    """What `title` names a text by, as plain text with the Markdown stripped (no backticks,
+    asterisks, fences or dollars; a formula keeps its TeX), for where HTML can't go: the
+    admin's lists, headings, breadcrumbs and messages. Past `length` it ends with "…"."""
+    text = ""
+    for token in _MD.parse(source[:MAX_SOURCE_LENGTH], {}):
+        if token.type == "inline":
+            text = _plain_inline(token.children or [])
+        elif token.content.strip():
+            text = token.content.strip().splitlines()[0]
+        if text.strip():
+            break
+    text = " ".join(text.split())
+    if len(text) > length:
+        return text[: length - 1].rstrip() + "…"
+    return text
+
+
 def images(source: str, *, inline: bool = False) -> list[tuple[str, str]]:
     """(src, alt text) of every Markdown image in `source`, in reading order.
 

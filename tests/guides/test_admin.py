@@ -1,3 +1,5 @@
+import re
+
 from guides.models import GuidePath
 from tests.factories import make_guide, make_quiz
 
@@ -23,7 +25,7 @@ def test_editor_creates_a_guide_path_in_both_languages(editor_client, db):
         False,
     )
     page = editor_client.get(f"/admin/guides/guidepath/{guide.pk}/change/").content.decode()
-    assert "tabbed_translation_fields.js" in page
+    assert re.search(r'<div class="form-row[^"]* field-title_en field-title_fr"', page)
     assert "/admin/r/" in page  # View on site
 
 
