@@ -1,5 +1,5 @@
-"""The quiz admin's import pages (upload, preview, confirm) and its export action, one mixin
-each."""
+"""The quiz admin's import pages (upload, preview, confirm, the format's documentation) and
+its export action, one mixin each."""
 
 from dataclasses import replace
 
@@ -12,6 +12,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.decorators import method_decorator
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -30,6 +31,7 @@ from quizzes.interchange.importing import (
 )
 from quizzes.interchange.quizfile import QuizFileError, quiz_archive
 from quizzes.interchange.uploads import UploadGone, upload_discard, upload_keep, upload_take
+from quizzes.markup import rendering
 from quizzes.models import Quiz
 
 
@@ -55,9 +57,14 @@ class QuizExportMixin:
         return response
 
 
+# The formats an editor imports and exports, as the repository documents them.
+FORMAT_DOCUMENT = settings.BASE_DIR / "docs" / "quiz-format.md"
+
+
 class QuizImportMixin:
     """The import pages of the quiz admin (a ModelAdmin of Quiz): upload, preview and
-    confirm, at import/ and import/confirm/ (the change list links to them)."""
+    confirm, at import/ and import/confirm/ (the change list links to them), and the formats'
+    documentation at format/ (the upload page links to it)."""
 
     def get_urls(self):
         return [
@@ -70,6 +77,11 @@ class QuizImportMixin:
                 "import/confirm/",
                 self.admin_site.admin_view(self.import_confirm_view),
                 name="quizzes_quiz_import_confirm",
+            ),
+            path(
+                "format/",
+                self.admin_site.admin_view(self.format_view),
+                name="quizzes_quiz_format",
             ),
             *super().get_urls(),
         ]
@@ -95,6 +107,18 @@ class QuizImportMixin:
             "form": form,
         }
         return TemplateResponse(request, "admin/quizzes/quiz/import.html", context, status=status)
+
+    def format_view(self, request: HttpRequest):
+        """docs/quiz-format.md, for the editors who write and import quiz files (in English,
+        as the repository has it)."""
+        title, html = rendering.document(FORMAT_DOCUMENT.read_text(encoding="utf-8"))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": title,
+            "document": mark_safe(html),  # noqa: S308 (our own document, its HTML escaped)
+        }
+        return TemplateResponse(request, "admin/quizzes/quiz/format.html", context)
 
     @method_decorator(require_POST)
     def import_confirm_view(self, request: HttpRequest):
@@ -170,7 +194,7 @@ class QuizImportForm(forms.Form):
         label=_("File"),
         help_text=_(
             "A quiz file (YAML), a guides file, a bundle of the whole site (.zip), "
-            "GIFT or Moodle XML: see docs/quiz-format.md."
+            "GIFT or Moodle XML."
         ),
     )
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape, unescape
 from html.parser import HTMLParser
+from itertools import count
 from urllib.parse import unquote, urlsplit
 
 import latex2mathml.converter
@@ -495,6 +496,37 @@ def plain_title(source: str, *, length: int = PLAIN_TITLE_LENGTH) -> str:
     if len(text) > length:
         return text[: length - 1].rstrip() + "…"
     return text
+
+
+_DOCUMENT_MD = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def document(source: str) -> tuple[str, str]:
+    """One of our own documents (docs/*.md) as (its title, its HTML) for the admin: CommonMark
+    with tables, the first heading taken out as the title and each other heading given the id
+    GitHub gives it (a second "Limits" is "limits-1"), so that links to its sections work;
+    code and tables scroll in a box a keyboard can reach. Not for editors' texts: it has no
+    limits, no maths and no highlighting."""
+    tokens = _DOCUMENT_MD.parse(source)
+    title = ""
+    ids: set[str] = set()
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        text = tokens[index + 1].content
+        if not title and token.tag == "h1":
+            title = text
+            token.hidden = tokens[index + 1].hidden = tokens[index + 2].hidden = True
+            tokens[index + 1].children = []
+            continue
+        slug = re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+        given = next(name for n in count() if (name := f"{slug}-{n}" if n else slug) not in ids)
+        ids.add(given)
+        token.attrSet("id", given)
+    html = _DOCUMENT_MD.renderer.render(tokens, _DOCUMENT_MD.options, {})
+    return title, html.replace("<pre>", '<pre tabindex="0">').replace(
+        "<table>", '<table tabindex="0">'
+    )
 
 
 def images(source: str, *, inline: bool = False) -> list[tuple[str, str]]:

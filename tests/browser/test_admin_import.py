@@ -1,10 +1,17 @@
 """The admin's import walked in the browser: upload, preview, confirm or cancel."""
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from quizzes.models import Quiz
-from tests.browser.helpers import admin_import_preview, t
+from tests.browser.helpers import (
+    LANGUAGES,
+    admin_import_preview,
+    axe_violations,
+    screenshot,
+    sign_in_to_admin,
+    t,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -41,3 +48,24 @@ def test_upload_preview_then_cancel(page: Page, browser_attempt, kept_uploads):
     assert "Import cancelled: nothing was written." in page.locator(".messagelist").inner_text()
     assert not Quiz.objects.filter(slug="networks").exists()
     assert list((kept_uploads / "imports").iterdir()) == []
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_format_is_one_link_away_from_the_upload(page: Page, nu_checker, lang, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    sign_in_to_admin(page, lang)
+    page.goto("/admin/quizzes/quiz/import/")
+    with page.expect_navigation() as navigation:
+        page.locator("a[href$='/quiz/format/']").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("The quiz file format")
+    expect(page.locator("h2#writing-content")).to_have_text("Writing content")
+    page.goto(page.url + "#writing-content")  # As the README links to the section.
+    expect(page.locator("#writing-content")).to_be_in_viewport()
+    screenshot(page, f"admin-format-{lang}-{width}px", full_page=False)
+    problems = {
+        "Nu Html Checker": nu_checker.errors(navigation.value.text()),
+        "axe": axe_violations(page),
+        f"wider than {width} px": page.evaluate(f"document.documentElement.scrollWidth > {width}"),
+    }
+    assert {what: found for what, found in problems.items() if found} == {}
