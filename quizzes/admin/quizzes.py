@@ -85,7 +85,7 @@ class QuizAdmin(
 ):
     """Quizzes, their questions inline. Each concern comes from a mixin: publishing
     (quizzes/admin/publishing.py), the translation status (translations.py), the import pages
-    and the export action (quizzes/interchange/admin.py)."""
+    and the export actions (quizzes/interchange/admin.py)."""
 
     form = QuizAdminForm
     inlines = [QuestionInline]
@@ -106,7 +106,7 @@ class QuizAdmin(
     formfield_overrides = {models.ManyToManyField: {"widget": forms.CheckboxSelectMultiple}}
     readonly_fields = ("translation_status",)
     fields = side_by_side(*QUIZ_FIELDS, "translation_status")
-    actions = ["publish", "unpublish", "regrade", "export"]
+    actions = ["publish", "unpublish", "regrade", "export", "export_gift", "export_moodle_xml"]
     change_list_template = "admin/quizzes/quiz/change_list.html"
 
     def get_queryset(self, request):

@@ -1,11 +1,12 @@
 """The quiz admin's import pages (upload, preview, confirm, the format's documentation) and
-its export action, one mixin each."""
+its export actions, one mixin each."""
 
 from dataclasses import replace
 
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -17,7 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from quizzes.interchange.archive import archive_write
+from quizzes.interchange.exporting import quizzes_export
 from quizzes.interchange.importing import (
     FORMAT_BUNDLE,
     FORMAT_GIFT,
@@ -29,32 +30,55 @@ from quizzes.interchange.importing import (
     import_plan,
     plan_summary,
 )
-from quizzes.interchange.quizfile import QuizFileError, quiz_archive
+from quizzes.interchange.quizfile import QuizFileError
 from quizzes.interchange.uploads import UploadGone, upload_discard, upload_keep, upload_take
 from quizzes.markup import rendering
 from quizzes.models import Quiz
 
 
+class QuizActionForm(helpers.ActionForm):
+    """The quiz list's action bar, with the language a GIFT or Moodle XML export is in."""
+
+    language = forms.ChoiceField(
+        label=_("Language of GIFT and Moodle XML"),
+        choices=settings.LANGUAGES,
+        initial=settings.LANGUAGE_CODE,
+        required=False,
+    )
+
+
 class QuizExportMixin:
-    """The export action of the quiz admin (a ModelAdmin of Quiz; name "export" in its
-    `actions`), kept beside the formats it writes rather than in the admin of quizzes."""
+    """The export actions of the quiz admin (a ModelAdmin of Quiz; names "export",
+    "export_gift" and "export_moodle_xml" in its `actions`), kept beside the formats they
+    write rather than in the admin of quizzes."""
+
+    action_form = QuizActionForm
 
     @admin.action(description=_("Export as quiz files"), permissions=["view"])
     def export(self, request, queryset):
-        """One quiz: its file (a .zip when it has images); several: a .zip of their files."""
-        quizzes = list(queryset.order_by("slug"))
-        if len(quizzes) == 1:
-            filename, content, content_type = quiz_archive(quiz=quizzes[0])
-            response = HttpResponse(content, content_type=content_type)
-            response["Content-Disposition"] = f'attachment; filename="{filename}"'
-            return response
-        files = {}
-        for quiz in quizzes:
-            filename, content, _content_type = quiz_archive(quiz=quiz)
-            files[filename] = content
-        response = HttpResponse(archive_write(files), content_type="application/zip")
-        response["Content-Disposition"] = 'attachment; filename="quizzes.zip"'
-        return response
+        """One quiz: its file (a .zip when it has images); several: one bundle (.zip)."""
+        return _export_response(request, queryset, FORMAT_YAML)
+
+    @admin.action(description=_("Export as GIFT"), permissions=["view"])
+    def export_gift(self, request, queryset):
+        """One GIFT file in the language chosen, a category per quiz."""
+        return _export_response(request, queryset, FORMAT_GIFT)
+
+    @admin.action(description=_("Export as Moodle XML"), permissions=["view"])
+    def export_moodle_xml(self, request, queryset):
+        """One Moodle XML file in the language chosen, a category per quiz, with its images."""
+        return _export_response(request, queryset, FORMAT_MOODLE_XML)
+
+
+def _export_response(request: HttpRequest, queryset, file_format: str) -> HttpResponse:
+    # The admin runs an action only once its form is valid: the language is one of the site's.
+    language = request.POST.get("language") or settings.LANGUAGE_CODE
+    export = quizzes_export(
+        quizzes=list(queryset.order_by("slug")), file_format=file_format, language=language
+    )
+    response = HttpResponse(export.content, content_type=export.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
+    return response
 
 
 # The formats an editor imports and exports, as the repository documents them.

@@ -9,6 +9,7 @@ same content twice gives the same bytes. The zip itself is read and written by
 
 import posixpath
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.core.files.storage import default_storage
@@ -45,13 +46,24 @@ class Bundle:
 def bundle_export() -> bytes:
     """Every guide path, quiz, question and choice as a bundle."""
     entries = {GUIDES_NAME: quiz_file_dump(guide_paths_export()).encode()}
-    for quiz in Quiz.objects.order_by("slug"):
+    return archive_write(entries | _quiz_entries(Quiz.objects.order_by("slug")))
+
+
+def quizzes_bundle(quizzes: Iterable[Quiz]) -> bytes:
+    """Some quizzes as a bundle without guides.yaml: their files and the images they show.
+    Importing it writes those quizzes and leaves the rest of the site as it is."""
+    return archive_write(_quiz_entries(quizzes))
+
+
+def _quiz_entries(quizzes: Iterable[Quiz]) -> dict[str, bytes]:
+    entries = {}
+    for quiz in quizzes:
         data = quiz_export(quiz=quiz)
         entries[f"{QUIZ_DIR}{quiz.slug}.yaml"] = quiz_file_dump(data).encode()
         for name in image_references(data):
             with default_storage.open(name, "rb") as image:
                 entries[ARCHIVE_IMAGES + posixpath.basename(name)] = image.read()
-    return archive_write(entries)
+    return entries
 
 
 def is_quiz_archive(content: bytes) -> bool:

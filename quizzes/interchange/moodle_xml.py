@@ -33,6 +33,7 @@ __all__ = [
     "ContentFileError",
     "Parsed",
     "moodle_xml_export",
+    "moodle_xml_export_quizzes",
     "moodle_xml_parse",
 ]
 
@@ -385,17 +386,26 @@ def moodle_xml_export(
     true-or-false question whose choices are not named True and False in
     `language` is written as a single-choice one.
     """
+    return moodle_xml_export_quizzes([data], language=language, images=images)
+
+
+def moodle_xml_export_quizzes(
+    quizzes: list[dict], *, language: str, images: dict[str, bytes] | None = None
+) -> bytes:
+    """Several quiz-file dicts in one Moodle XML file, as moodle_xml_export writes one: a
+    category each, which reads back as one quiz each."""
     common.language_check(language)
     writer = _Writer(language=language, images=images or {})
     root = ET.Element("quiz")
-    category = ET.SubElement(root, "question", {"type": "category"})
-    title = common.text_in(data.get("title"), language) or data.get("slug", "")
-    path = "$course$/top/" + title.replace("/", "//")
-    ET.SubElement(ET.SubElement(category, "category"), "text").text = path
-    description = common.text_in(data.get("description"), language)
-    if description:
-        writer.text(category, "info", description)
-    for question in data.get("questions", []):
-        writer.question(root, question)
+    for data in quizzes:
+        category = ET.SubElement(root, "question", {"type": "category"})
+        title = common.text_in(data.get("title"), language) or data.get("slug", "")
+        path = "$course$/top/" + title.replace("/", "//")
+        ET.SubElement(ET.SubElement(category, "category"), "text").text = path
+        description = common.text_in(data.get("description"), language)
+        if description:
+            writer.text(category, "info", description)
+        for question in data.get("questions", []):
+            writer.question(root, question)
     ET.indent(root)
     return ET.tostring(root, encoding="UTF-8", xml_declaration=True) + b"\n"

@@ -126,7 +126,7 @@ def test_demo_files_round_trip(db):
         assert quiz_export(quiz=quiz) == exported
 
 
-def test_export_action_downloads_yaml_and_a_zip_for_several(editor_client, guide):
+def test_export_action_downloads_yaml_and_a_bundle_for_several(editor_client, guide):
     quiz = make_quiz(questions=2, guide=guide)
     other = make_quiz(slug="other", questions=1)
     response = editor_client.post(
@@ -147,7 +147,7 @@ def test_export_action_downloads_yaml_and_a_zip_for_several(editor_client, guide
         "/admin/quizzes/quiz/", {"action": "export", "_selected_action": [quiz.pk, other.pk]}
     )
     names = zipfile.ZipFile(io.BytesIO(response.content)).namelist()
-    assert names == ["dp-quiz.yaml", "other.yaml"]
+    assert names == ["quizzes/dp-quiz.yaml", "quizzes/other.yaml"]
 
 
 def test_import_updates_by_slug_and_keeps_answered_content(editor_client, client, guide):
