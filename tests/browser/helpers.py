@@ -2,6 +2,7 @@
 page (axe-core, the Nu Html Checker, the focus), screenshots, and the pages that more than one
 test module opens. The fixtures are in conftest.py."""
 
+import io
 import json
 import socket
 import subprocess
@@ -9,7 +10,8 @@ import time
 import urllib.request
 
 from django.conf import settings
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
+from django.core.management import call_command
 from django.utils import translation
 from playwright.sync_api import Page, Response
 
@@ -183,3 +185,16 @@ def admin_import_preview(page: Page, browser_attempt, lang: str) -> Response:
     with page.expect_navigation() as navigation:
         page.locator("input[type=submit].default").click()
     return navigation.value
+
+
+def sign_in_as_instructor(page: Page, lang: str) -> None:
+    """An instructor with a few dozen finished attempts of the demo quiz to read reports about,
+    signed in through the site's form."""
+    call_command("seedattempts", DEMO_QUIZ, "--count", "40", stdout=io.StringIO())
+    user = User.objects.create_user("instructor", password="a long enough passphrase")
+    user.user_permissions.add(Permission.objects.get(codename="view_report"))
+    page.goto(f"/{lang}/accounts/login/")
+    page.locator("#id_username").fill("instructor")
+    page.locator("#id_password").fill("a long enough passphrase")
+    with page.expect_navigation():
+        page.locator("main button[type=submit]").click()

@@ -22,6 +22,7 @@ from tests.browser.helpers import (
     document_of,
     screenshot,
     settle,
+    sign_in_as_instructor,
     t,
 )
 from tests.factories import make_multiple, make_quiz, question_url, results_url
@@ -175,35 +176,18 @@ def signed_in_with_message(page: Page, browser_attempt, lang: str) -> Response:
     return navigation.value
 
 
-def _sign_in_as_instructor(page: Page, lang: str) -> None:
-    """An instructor with a few dozen finished attempts to read reports about."""
-    from io import StringIO
-
-    from django.contrib.auth.models import Permission, User
-    from django.core.management import call_command
-
-    call_command("seedattempts", "data-parallelism-quiz", "--count", "40", stdout=StringIO())
-    user = User.objects.create_user("instructor", password="a long enough passphrase")
-    user.user_permissions.add(Permission.objects.get(codename="view_report"))
-    page.goto(f"/{lang}/accounts/login/")
-    page.locator("#id_username").fill("instructor")
-    page.locator("#id_password").fill("a long enough passphrase")
-    with page.expect_navigation():
-        page.locator("main button[type=submit]").click()
-
-
 def reports(page: Page, browser_attempt, lang: str) -> Response:
-    _sign_in_as_instructor(page, lang)
+    sign_in_as_instructor(page, lang)
     return page.goto(f"/{lang}/reports/")
 
 
 def quiz_report(page: Page, browser_attempt, lang: str) -> Response:
-    _sign_in_as_instructor(page, lang)
+    sign_in_as_instructor(page, lang)
     return page.goto(f"/{lang}/reports/quizzes/data-parallelism-quiz/")
 
 
 def quiz_report_filtered(page: Page, browser_attempt, lang: str) -> Response:
-    _sign_in_as_instructor(page, lang)
+    sign_in_as_instructor(page, lang)
     return page.goto(
         f"/{lang}/reports/quizzes/data-parallelism-quiz/?attempts=all&language=fr&sort=-best"
     )
@@ -310,13 +294,13 @@ def password_reset_complete(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def report_attempts(page: Page, browser_attempt, lang: str) -> Response:
-    _sign_in_as_instructor(page, lang)
+    sign_in_as_instructor(page, lang)
     return page.goto(f"/{lang}/reports/quizzes/data-parallelism-quiz/attempts/?attempts=all")
 
 
 def report_attempt(page: Page, browser_attempt, lang: str) -> Response:
     """An instructor's review of a finished French attempt (the page may be in English)."""
-    _sign_in_as_instructor(page, lang)
+    sign_in_as_instructor(page, lang)
     attempt = Attempt.objects.filter(completed_at__isnull=False, language="fr").first()
     return page.goto(f"/{lang}/reports/quizzes/{attempt.quiz.slug}/attempts/{attempt.public_id}/")
 

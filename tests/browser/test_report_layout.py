@@ -3,12 +3,17 @@ item-analysis table fits its column or scrolls inside it, in a region a keyboard
 an instructor's review of one attempt is valid, accessible and no wider than the screen."""
 
 import pytest
-from django.contrib.auth.models import Permission, User
-from django.core.management import call_command
-from playwright.sync_api import Page
 
 from quizzes.models import Attempt
-from tests.browser.helpers import DEMO_QUIZ, LANGUAGES, axe_violations, document_of, screenshot, t
+from tests.browser.helpers import (
+    DEMO_QUIZ,
+    LANGUAGES,
+    axe_violations,
+    document_of,
+    screenshot,
+    sign_in_as_instructor,
+    t,
+)
 
 WIDTHS = [375, 1280]
 
@@ -30,19 +35,6 @@ TABLE_SIZES = """(selector) => {
             || region.getAttribute("aria-label"),
     };
 }"""
-
-
-def sign_in_as_instructor(page: Page, lang: str) -> None:
-    from io import StringIO
-
-    call_command("seedattempts", DEMO_QUIZ, "--count", "40", stdout=StringIO())
-    user = User.objects.create_user("instructor", password="a long enough passphrase")
-    user.user_permissions.add(Permission.objects.get(codename="view_report"))
-    page.goto(f"/{lang}/accounts/login/")
-    page.locator("#id_username").fill("instructor")
-    page.locator("#id_password").fill("a long enough passphrase")
-    with page.expect_navigation():
-        page.locator("main button[type=submit]").click()
 
 
 @pytest.mark.parametrize("width", WIDTHS)
