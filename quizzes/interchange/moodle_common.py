@@ -186,6 +186,35 @@ def markdown_escape(text: str, *, at_line_start: bool = True) -> str:
     return head + newline + _LINE_START.sub(_line_start_escape, rest) if newline else head
 
 
+# Moodle's TeX filter and MathJax: \( \), \[ \], $$ $$ and [tex] [/tex], none holding a "$".
+_FORMULA = re.compile(
+    r"\\\((?P<inline>[^$]{1,500}?)\\\)|\\\[(?P<display>[^$]{1,500}?)\\\]"
+    r"|\$\$(?P<double>[^$]{1,500}?)\$\$|\[tex\](?P<tex>[^$]{1,500}?)\[/tex\]",
+    re.S,
+)
+
+
+def markdown_with_formulas(text: str, *, at_line_start: bool = True) -> str:
+    """Plain text as Markdown, as `markdown_escape`, but its TeX as our formulas.
+
+    `\\( x \\)` and `[tex]x[/tex]` become `$x$`, `\\[ x \\]` and `$$x$$` become
+    `$$x$$`, their TeX kept as it is (unescaped), so that it renders as MathML or is
+    named by the text's problems.
+    """
+    parts, start = [], 0
+    for match in _FORMULA.finditer(text):
+        parts.append(markdown_escape(text[start : match.start()], at_line_start=at_line_start))
+        at_line_start = False
+        tex = " ".join(next(group for group in match.groups() if group is not None).split())
+        if match.group("inline") is not None or match.group("tex") is not None:
+            parts.append(f"${tex}$")
+        else:
+            parts.append(f"$${tex}$$")
+        start = match.end()
+    parts.append(markdown_escape(text[start:], at_line_start=at_line_start))
+    return "".join(parts)
+
+
 def _line_start_escape(match: re.Match) -> str:
     space, mark = match.groups()
     if mark.isdigit():
@@ -221,7 +250,126 @@ def to_markdown(
         text = re.sub(r"@@PLUGINFILE@@/[^\s)\"'<>]+", lambda m: image_src(m.group()), text)
     if text_format == FORMAT_MARKDOWN:
         return Converted(text.strip())
-    return Converted(markdown_escape(text.strip()))
+    return Converted(markdown_with_formulas(text.strip()))
+
+
+def to_markdown_texts(
+    text: str,
+    text_format: str,
+    *,
+    language: str,
+    image_src: Callable[[str], str] | None = None,
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """A Moodle text as {language: Markdown}, its multilang parts filling each language
+    (`multilang_texts`); and the HTML tags dropped from it. Empty texts are left out."""
+    texts, dropped = {}, set()
+    for code, raw in multilang_texts(text, language).items():
+        converted = to_markdown(raw, text_format, image_src=image_src)
+        dropped.update(converted.dropped)
+        if converted.text:
+            texts[code] = converted.text
+    return texts, tuple(sorted(dropped))
+
+
+# Moodle's multilang filters: consecutive <span lang="fr" class="multilang">…</span>, and
+# {mlang fr}…{mlang} ({mlang en,fr}, {mlang other}) of the multilang2 filter.
+_MULTILANG_TOKEN = re.compile(r"<span\b[^<>]*>|</span\s*>|\{mlang(?:\s+([^{}]*))?\}", re.I)
+_LANG_ATTRIBUTE = re.compile(r"""\blang\s*=\s*["']?([A-Za-z0-9_-]+)""", re.I)
+_MULTILANG_CLASS = re.compile(r"""\bclass\s*=\s*["'][^"']*\bmultilang\b""", re.I)
+
+
+def multilang_texts(text: str, language: str) -> dict[str, str]:
+    """The text in each of the site's languages its multilang parts name, else {language: text}.
+
+    A language's text is what lies outside the multilang parts, with, of each group of
+    consecutive parts, the one in that language, else the one for "other", else the
+    first, as Moodle shows a language it lacks. Languages are matched by their first
+    part ("fr_ca" is "fr"); the site's other languages get no text of their own.
+    """
+    if "multilang" not in text and "{mlang" not in text:
+        return {language: text}
+    pieces = _multilang_pieces(text)
+    site = {code for code, _name in settings.LANGUAGES}
+    named = {
+        code
+        for piece in pieces
+        if isinstance(piece, list)
+        for codes, _content in piece
+        for code in codes
+        if code in site
+    }
+    if not named:
+        return {language: _multilang_in(pieces, language)}
+    return {code: _multilang_in(pieces, code) for code in sorted(named)}
+
+
+def _multilang_code(code: str) -> str:
+    return re.split(r"[_-]", code.strip().lower(), maxsplit=1)[0]
+
+
+def _multilang_pieces(text: str) -> list:
+    """The text as plain strings and groups of consecutive parts [(codes, content)], in one pass."""
+    pieces: list = []
+    start = 0
+    tokens = list(_MULTILANG_TOKEN.finditer(text))
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        part, index = _multilang_part(text, tokens, index)
+        if part is None:
+            continue
+        codes, content, end = part
+        between = text[start : token.start()]
+        if pieces and isinstance(pieces[-1], list) and not between.strip():
+            pieces[-1].append((codes, content))
+        else:
+            pieces.extend((between, [(codes, content)]))
+        start = end
+    pieces.append(text[start:])
+    return pieces
+
+
+def _multilang_part(text: str, tokens: list, index: int):
+    """The multilang part that tokens[index] opens as (codes, content, end), or None; and
+    the index of the token after it."""
+    token = tokens[index]
+    opening = token.group()
+    if opening.startswith("{"):
+        if not token.group(1):
+            return None, index + 1
+        for following in range(index + 1, len(tokens)):
+            if tokens[following].group().lower() == "{mlang}":
+                codes = {_multilang_code(code) for code in token.group(1).split(",")}
+                content = text[token.end() : tokens[following].start()]
+                return (codes, content, tokens[following].end()), following + 1
+        return None, index + 1
+    lang = _LANG_ATTRIBUTE.search(opening)
+    if not (opening.lower().startswith("<span") and lang and _MULTILANG_CLASS.search(opening)):
+        return None, index + 1
+    depth = 0
+    for following in range(index + 1, len(tokens)):
+        name = tokens[following].group().lower()
+        if name.startswith("<span"):
+            depth += 1
+        elif name.startswith("</span"):
+            if depth == 0:
+                content = text[token.end() : tokens[following].start()]
+                codes = {_multilang_code(lang.group(1))}
+                return (codes, content, tokens[following].end()), following + 1
+            depth -= 1
+    return None, index + 1
+
+
+def _multilang_in(pieces: list, code: str) -> str:
+    chosen = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            chosen.append(piece)
+            continue
+        contents = [content for codes, content in piece if code in codes]
+        contents = contents or [content for codes, content in piece if "other" in codes]
+        chosen.append((contents or [piece[0][1]])[0])
+    return "".join(chosen)
 
 
 def pluginfile_name(reference: str) -> str:
@@ -237,27 +385,50 @@ def image_reference(name: str) -> str:
 def html_to_markdown(text: str, *, image_src: Callable[[str], str] | None = None) -> Converted:
     """Moodle's HTML as Markdown: the common tags become Markdown, the others only their text.
 
-    What is converted: p, div, br, b, strong, i, em, code, pre, a, ul, ol, li, img.
-    Script and style elements are dropped with what they hold; every other tag is
-    dropped keeping its text, and named in `dropped` so the caller can say so.
+    What is converted: p, div, br, b, strong, i, em, code, pre, a, ul, ol, li, img, table
+    (a Markdown table, its first row the header), sub and sup (Unicode where every
+    character has a form, "H₂O", else a formula, "T${}_{\text{max}}$"), and TeX
+    (`markdown_with_formulas`). Comments, and script and style elements with what they
+    hold, are dropped; every other tag is dropped keeping its text, and named in
+    `dropped` so the caller can say so.
     """
     converter = _HTMLToMarkdown(image_src=image_src)
     # Python's HTML parser takes quadratic time over many unclosed tags ("<a <a <a"):
     # a "<" that starts no whole tag or comment is given to it as text.
-    converter.feed(_STRAY_LT.sub("&lt;", text.replace(_BREAK, "\ufffd")))
+    text = _without_comments(text.replace(_BREAK, "\ufffd"))
+    converter.feed(_STRAY_LT.sub("&lt;", text))
     converter.close()
     return Converted(converter.markdown(), tuple(sorted(converter.dropped)))
 
 
+def _without_comments(text: str) -> str:
+    """The HTML without its comments, what they hold too ("<!-- <p>x</p> -->"), in one pass;
+    an unclosed "<!--" is left as text."""
+    parts, start = [], 0
+    while (opening := text.find("<!--", start)) != -1:
+        closing = text.find("-->", opening + 4)
+        if closing == -1:
+            break
+        parts.append(text[start:opening])
+        start = closing + 3
+    parts.append(text[start:])
+    return "".join(parts)
+
+
 _STRAY_LT = re.compile(r"<(?!/?[A-Za-z][^<>]*>|!--(?:[^<-]|-(?!->))*-->)")
 _BREAK = "\ufdd0"  # A noncharacter: it stands for a line break until the text is done.
+_SUPERSCRIPTS = str.maketrans("0123456789+-−=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ")
+_SUBSCRIPTS = str.maketrans("0123456789+-−=()", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎")
+# What a formula's \text{} shows as it is; other characters keep sub/sup as plain text.
+_TEX_TEXT = re.compile(r"[A-Za-z0-9 .,:;+=()'/-]+")
 
 
 class _HTMLToMarkdown(HTMLParser):
     _INLINE = {"b": "**", "strong": "**", "i": "*", "em": "*"}
     _BLOCK = {"p", "div"}
     _SKIP = {"script", "style"}
-    _IGNORED = {"html", "body"}  # Wrappers whose loss loses nothing.
+    _IGNORED = {"html", "body", "thead", "tbody", "tfoot"}  # Wrappers whose loss loses nothing.
+    _SCRIPTS = {"sub": ("_", _SUBSCRIPTS), "sup": ("^", _SUPERSCRIPTS)}
 
     def __init__(self, *, image_src: Callable[[str], str] | None):
         super().__init__(convert_charrefs=True)
@@ -266,6 +437,8 @@ class _HTMLToMarkdown(HTMLParser):
         self.dropped: set[str] = set()
         self.lists: list[list] = []  # [tag, next number] of each open list.
         self.links: list[str | None] = []
+        self.inline: list[tuple[str, int]] = []  # (tag, index in parts) of each open b, i, sub...
+        self.tables: list[dict] = []
         self.pre = 0
         self.code = 0
         self.skip = 0
@@ -301,6 +474,12 @@ class _HTMLToMarkdown(HTMLParser):
         if self.written and tail != "\n\n":
             self.parts.append("\n" if tail.endswith("\n") else "\n\n")
 
+    def _taken_since(self, index: int) -> str:
+        """What was written since parts[index], taken out of the parts."""
+        text = "".join(self.parts[index:])
+        del self.parts[index:]
+        return text
+
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         if tag in self._SKIP:
@@ -313,8 +492,8 @@ class _HTMLToMarkdown(HTMLParser):
         elif tag == "br":
             self._rstrip_spaces()
             self.parts.append(_BREAK + "\n")
-        elif tag in self._INLINE:
-            self._append(self._INLINE[tag])
+        elif tag in self._INLINE or tag in self._SCRIPTS:
+            self.inline.append((tag, len(self.parts)))
         elif tag == "code":
             self.code += 1
             if not self.pre:
@@ -336,8 +515,79 @@ class _HTMLToMarkdown(HTMLParser):
             self._list_item()
         elif tag == "img":
             self._image(attributes)
+        elif tag in ("table", "tr", "td", "th"):
+            self._table_start(tag)
         elif tag not in self._IGNORED:
             self.dropped.add(tag)
+
+    def _inline_end(self, tag: str) -> None:
+        """Close the last open `tag`: emphasis keeps the spaces at its edges outside
+        its markers ("** incorrect.**" would show its stars), and empty emphasis goes."""
+        for position in range(len(self.inline) - 1, -1, -1):
+            if self.inline[position][0] == tag:
+                break
+        else:
+            return
+        index = self.inline[position][1]
+        del self.inline[position:]
+        content = self._taken_since(index)
+        inner = content.strip()
+        if not inner:
+            self.parts.append(content)
+            return
+        lead = content[: len(content) - len(content.lstrip())]
+        trail = content[len(content.rstrip()) :]
+        if tag in self._SCRIPTS:
+            inner = self._script(tag, inner)
+        else:
+            inner = self._INLINE[tag] + inner + self._INLINE[tag]
+        self.parts.extend((lead, inner, trail))
+
+    def _script(self, tag: str, content: str) -> str:
+        """A subscript or superscript as Unicode, or as a formula of text, or its text."""
+        mark, characters = self._SCRIPTS[tag]
+        unicode = content.translate(characters)
+        if all(not ("\u0020" < char < "\u007f") for char in unicode):
+            return unicode
+        if _TEX_TEXT.fullmatch(content):
+            return "${}" + mark + "{\\text{" + content + "}}$"
+        self.dropped.add(tag)
+        return content
+
+    def _table_start(self, tag: str) -> None:
+        if tag == "table":
+            self._block()
+            self.tables.append({"rows": [], "cell": None})
+            return
+        if not self.tables:
+            self.dropped.add(tag)
+            return
+        table = self.tables[-1]
+        self._cell_end(table)
+        if tag == "tr" or not table["rows"]:
+            table["rows"].append([])
+        if tag in ("td", "th"):
+            table["cell"] = len(self.parts)
+
+    def _cell_end(self, table: dict) -> None:
+        if table["cell"] is None:
+            return
+        text = self._taken_since(table["cell"]).replace(_BREAK, " ")
+        table["rows"][-1].append(" ".join(text.split()).replace("|", "\\|"))
+        table["cell"] = None
+
+    def _table_end(self) -> None:
+        table = self.tables.pop()
+        self._cell_end(table)
+        rows = [row for row in table["rows"] if row]
+        if not rows:
+            return
+        width = max(len(row) for row in rows)
+        lines = ["| " + " | ".join(row + [""] * (width - len(row))) + " |" for row in rows]
+        lines.insert(1, "|" + " --- |" * width)
+        self._block()
+        self._append("\n".join(lines))
+        self._block()
 
     def _list_item(self) -> None:
         if self._tail(1) not in ("", "\n"):
@@ -373,8 +623,8 @@ class _HTMLToMarkdown(HTMLParser):
             self.skip = max(0, self.skip - 1)
         elif tag in self._BLOCK:
             self._block()
-        elif tag in self._INLINE:
-            self._append(self._INLINE[tag])
+        elif tag in self._INLINE or tag in self._SCRIPTS:
+            self._inline_end(tag)
         elif tag == "code":
             self.code = max(0, self.code - 1)
             if not self.pre:
@@ -393,6 +643,10 @@ class _HTMLToMarkdown(HTMLParser):
             self.lists.pop()
             if not self.lists:
                 self._block()
+        elif tag in ("td", "th") and self.tables:
+            self._cell_end(self.tables[-1])
+        elif tag == "table" and self.tables:
+            self._table_end()
 
     def handle_data(self, data):
         if self.skip:
@@ -406,13 +660,24 @@ class _HTMLToMarkdown(HTMLParser):
         if self.code:
             self._append(data)
         else:
-            self._append(markdown_escape(data, at_line_start=self._at_line_start()))
+            self._append(markdown_with_formulas(data, at_line_start=self._at_line_start()))
 
     def markdown(self) -> str:
+        while self.inline:  # Unclosed emphasis ends with the text.
+            self._inline_end(self.inline[-1][0])
+        while self.tables:
+            self._table_end()
         lines = [line.rstrip() for line in "".join(self.parts).split("\n")]
+        # A line break is only kept between two lines of one paragraph: Moodle's editor
+        # ends paragraphs with a <br>, and a break at the start of one shows nothing either.
+        for number in range(len(lines) - 1, -1, -1):
+            last = number + 1 == len(lines) or not lines[number + 1]
+            if lines[number].endswith(_BREAK) and last:
+                lines[number] = lines[number].removesuffix(_BREAK).rstrip()
+        for number, line in enumerate(lines):
+            if line == _BREAK and (number == 0 or not lines[number - 1]):
+                lines[number] = ""
         text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
-        # A line break is only kept between two lines of one paragraph.
-        text = re.sub(_BREAK + r"\n(?=\n|$)|^(" + _BREAK + r"\n)+", "\n", text).strip()
         return text.replace(_BREAK, "\\")
 
 
