@@ -4,12 +4,16 @@ writes, its TeX and its multilang, read from HTML, GIFT and Moodle XML.
 No database.
 """
 
+from pathlib import Path
+
 import pytest
 
 from quizzes.interchange.gift import gift_parse
 from quizzes.interchange.moodle_common import html_to_markdown, multilang_texts, to_markdown
 from quizzes.interchange.moodle_xml import moodle_xml_parse
 from quizzes.markup.rendering import problems, render
+
+FIXTURES = Path(__file__).parent / "moodle_fixtures"
 
 
 def md(html: str) -> str:
@@ -180,3 +184,12 @@ def test_a_gift_mlang_choice_fills_both_languages():
     )
     choices = parsed.quizzes[0]["questions"][0]["choices"]
     assert choices[0]["text"] == {"en": "Paris, the city", "fr": "Paris, la ville"}
+
+
+def test_moodles_own_fixture_reads_as_clean_text():
+    content = (FIXTURES / "category_with_description.xml").read_bytes()
+    parsed = moodle_xml_parse(content, language="en")
+    quiz = parsed.quizzes[0]
+    assert quiz["title"] == {"en": "Alpha"}
+    assert quiz["description"] == {"en": "This is Alpha category for test"}
+    assert quiz["questions"][0]["prompt"] == {"en": "Testing Alpha Question"}
