@@ -171,12 +171,13 @@ _LINE_START = re.compile(r"^([ \t]*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d+(?=[.)](?:
 def markdown_escape(text: str, *, at_line_start: bool = True) -> str:
     """Plain text as Markdown that shows the same characters.
 
-    Backslash, backtick, asterisk and brackets are always escaped; an underscore
+    Backslash, backtick, asterisk, brackets and dollar (Moodle's "$x$" is text, ours
+    a formula) are always escaped; an underscore
     unless it is inside a word, `<` and `&` where they would start a tag or an
     entity, and what starts a line as a heading, quote or list item would: `# `,
     `>`, `- `, `+ `, `1. `.
     """
-    text = re.sub(r"([\\`*\[\]])", r"\\\1", text)
+    text = re.sub(r"([\\`*\[\]$])", r"\\\1", text)
     text = re.sub(r"(?<![^\W_])_|_(?![^\W_])", r"\\_", text)
     text = re.sub(r"<(?=[A-Za-z/!?])", r"\\<", text)
     text = re.sub(r"&(?=#?\w+;)", r"\\&", text)

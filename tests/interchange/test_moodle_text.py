@@ -1,7 +1,7 @@
 """Moodle's texts as our Markdown (quizzes/interchange/moodle_common.py): what Moodle's editor
 writes, its TeX and its multilang, read from HTML, GIFT and Moodle XML.
 
-No database.
+The imports at the end use the database.
 """
 
 from pathlib import Path
@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 
 from quizzes.interchange.gift import gift_parse
+from quizzes.interchange.importing import import_apply, import_plan
 from quizzes.interchange.moodle_common import html_to_markdown, multilang_texts, to_markdown
 from quizzes.interchange.moodle_xml import moodle_xml_parse
 from quizzes.markup.rendering import problems, render
+from quizzes.models import Question
+from tests.factories import make_quiz
 
 FIXTURES = Path(__file__).parent / "moodle_fixtures"
 
@@ -112,7 +115,7 @@ def test_a_script_that_is_neither_is_kept_as_text_and_named():
         (r"<p>\[ \frac{a}{b} \]</p>", r"$$\frac{a}{b}$$"),
         (r"<p>So $$\frac{a}{b}$$ inline.</p>", r"So $$\frac{a}{b}$$ inline."),
         (r"<p>[tex]\sqrt{2}[/tex]</p>", r"$\sqrt{2}$"),
-        (r"<p>Costs $5 and \$6</p>", r"Costs $5 and \\$6"),
+        (r"<p>Costs $5, $x$ and \$6</p>", r"Costs \$5, \$x\$ and \\\$6"),
     ],
 )
 def test_tex_becomes_our_formulas(source, markdown):
@@ -193,3 +196,38 @@ def test_moodles_own_fixture_reads_as_clean_text():
     assert quiz["title"] == {"en": "Alpha"}
     assert quiz["description"] == {"en": "This is Alpha category for test"}
     assert quiz["questions"][0]["prompt"] == {"en": "Testing Alpha Question"}
+
+
+def test_single_dollars_stay_text_as_in_moodle():
+    rendered = render(md("<p>Costs $5, $x$</p>"), language="en").html
+    assert "<math" not in rendered
+    assert "Costs $5, $x$" in rendered
+
+
+MULTILANG_GIFT = (
+    r"::Sky::[html]<p>\{mlang en\}The sky is blue.\{mlang\}"
+    r"\{mlang fr\}Le ciel est bleu.\{mlang\}<br></p> {TRUE}"
+)
+
+
+def test_a_multilang_gift_file_imports_both_languages(db):
+    plan = import_plan(content=MULTILANG_GIFT.encode(), name="sky.gift", language="en")
+    assert not plan.problems
+    import_apply(plan=plan)
+    question = Question.objects.get()
+    assert (question.prompt_en, question.prompt_fr) == ("The sky is blue.", "Le ciel est bleu.")
+
+
+def test_a_multilang_file_fills_both_languages_of_the_quiz_it_matches(db):
+    quiz = make_quiz(questions=1, choices=2, french=False)
+    content = (
+        r"\{mlang en\}Which one?\{mlang\}\{mlang fr\}Laquelle ?\{mlang\}"
+        r" {=\{mlang en\}First\{mlang\}\{mlang fr\}La première\{mlang\} ~Second}"
+    )
+    plan = import_plan(content=content.encode(), name="q.gift", language="en", quiz_slug=quiz.slug)
+    assert not plan.problems
+    import_apply(plan=plan)
+    question = quiz.questions.get()
+    assert (question.prompt_en, question.prompt_fr) == ("Which one?", "Laquelle ?")
+    first = question.choices.order_by("position").first()
+    assert (first.text_en, first.text_fr) == ("First", "La première")
