@@ -669,15 +669,13 @@ class _HTMLToMarkdown(HTMLParser):
         while self.tables:
             self._table_end()
         lines = [line.rstrip() for line in "".join(self.parts).split("\n")]
-        # A line break is only kept between two lines of one paragraph: Moodle's editor
-        # ends paragraphs with a <br>, and a break at the start of one shows nothing either.
+        # A line break is only kept between two lines of one paragraph: two in a row
+        # (<br><br>) part paragraphs, and Moodle's editor ends paragraphs with a <br>.
+        lines = ["" if line == _BREAK else line for line in lines]
         for number in range(len(lines) - 1, -1, -1):
             last = number + 1 == len(lines) or not lines[number + 1]
             if lines[number].endswith(_BREAK) and last:
                 lines[number] = lines[number].removesuffix(_BREAK).rstrip()
-        for number, line in enumerate(lines):
-            if line == _BREAK and (number == 0 or not lines[number - 1]):
-                lines[number] = ""
         text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
         return text.replace(_BREAK, "\\")
 

@@ -37,6 +37,17 @@ def test_breaks_closing_a_paragraph_leave_no_backslash(html, markdown):
     assert md(html) == markdown
 
 
+def test_two_breaks_in_a_row_part_paragraphs():
+    # The question text of Moodle's question/format/xml/tests/fixtures/multichoice.xml.
+    html = (
+        '<p><a href="@@PLUGINFILE@@/bonjour.mp3">Listen to this greeting:</a><br /><br />'
+        "What language is being spoken?</p>"
+    )
+    assert md(html) == "[Listen to this greeting:](@@PLUGINFILE@@/bonjour.mp3)\n\n" + (
+        "What language is being spoken?"
+    )
+
+
 def test_a_break_inside_a_paragraph_stays_a_hard_break():
     assert md("<p>Line one<br>line two<br></p>") == "Line one\\\nline two"
     assert "Line one<br>" in render(md("<p>Line one<br>line two</p>"), language="en").html
@@ -231,3 +242,23 @@ def test_a_multilang_file_fills_both_languages_of_the_quiz_it_matches(db):
     assert (question.prompt_en, question.prompt_fr) == ("Which one?", "Laquelle ?")
     first = question.choices.order_by("position").first()
     assert (first.text_en, first.text_fr) == ("First", "La première")
+
+
+def test_moodles_own_gift_fixture_reads_as_clean_text():
+    parsed = gift_parse((FIXTURES / "questions.gift.txt").read_bytes(), language="en")
+    first = parsed.quizzes[0]["questions"][0]
+    assert first["prompt"] == {"en": "What's between orange and green in the spectrum?"}
+    assert [c["feedback"]["en"] for c in first["choices"]] == [
+        "right; good!",
+        "wrong, it's yellow",
+        "wrong, it's yellow",
+    ]
+    texts = [
+        text
+        for quiz in parsed.quizzes
+        for question in quiz["questions"]
+        for item in [question, *question["choices"]]
+        for field in ("prompt", "text", "feedback", "explanation")
+        for text in item.get(field, {}).values()
+    ]
+    assert not [text for text in texts if "\\" in text or "[html]" in text]
