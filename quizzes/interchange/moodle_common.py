@@ -310,55 +310,57 @@ def _multilang_code(code: str) -> str:
 
 def _multilang_pieces(text: str) -> list:
     """The text as plain strings and groups of consecutive parts [(codes, content)], in one pass."""
-    pieces: list = []
-    start = 0
     tokens = list(_MULTILANG_TOKEN.finditer(text))
-    index = 0
+    closings = _multilang_closings(tokens)
+    pieces: list = []
+    start = index = 0
     while index < len(tokens):
-        token = tokens[index]
-        part, index = _multilang_part(text, tokens, index)
-        if part is None:
+        token, closing = tokens[index], closings.get(index)
+        codes = _multilang_codes(token)
+        if closing is None or not codes:
+            index += 1
             continue
-        codes, content, end = part
+        content = text[token.end() : tokens[closing].start()]
         between = text[start : token.start()]
         if pieces and isinstance(pieces[-1], list) and not between.strip():
             pieces[-1].append((codes, content))
         else:
             pieces.extend((between, [(codes, content)]))
-        start = end
+        start, index = tokens[closing].end(), closing + 1
     pieces.append(text[start:])
     return pieces
 
 
-def _multilang_part(text: str, tokens: list, index: int):
-    """The multilang part that tokens[index] opens as (codes, content, end), or None; and
-    the index of the token after it."""
-    token = tokens[index]
+def _multilang_closings(tokens: list[re.Match]) -> dict[int, int]:
+    """The index of the token closing each token that opens: a span's own </span>, an
+    {mlang xx}'s next {mlang}."""
+    closings, spans = {}, []
+    for index, token in enumerate(tokens):
+        name = token.group().lower()
+        if name.startswith("<span"):
+            spans.append(index)
+        elif name.startswith("</span") and spans:
+            closings[spans.pop()] = index
+    following = None
+    for index in range(len(tokens) - 1, -1, -1):
+        name = tokens[index].group().lower()
+        if name == "{mlang}":
+            following = index
+        elif name.startswith("{mlang") and following is not None:
+            closings[index] = following
+    return closings
+
+
+def _multilang_codes(token: re.Match) -> set[str]:
+    """The languages a multilang part is for, from the token opening it; none for any
+    other span."""
     opening = token.group()
     if opening.startswith("{"):
-        if not token.group(1):
-            return None, index + 1
-        for following in range(index + 1, len(tokens)):
-            if tokens[following].group().lower() == "{mlang}":
-                codes = {_multilang_code(code) for code in token.group(1).split(",")}
-                content = text[token.end() : tokens[following].start()]
-                return (codes, content, tokens[following].end()), following + 1
-        return None, index + 1
+        return {_multilang_code(code) for code in (token.group(1) or "").split(",") if code.strip()}
     lang = _LANG_ATTRIBUTE.search(opening)
-    if not (opening.lower().startswith("<span") and lang and _MULTILANG_CLASS.search(opening)):
-        return None, index + 1
-    depth = 0
-    for following in range(index + 1, len(tokens)):
-        name = tokens[following].group().lower()
-        if name.startswith("<span"):
-            depth += 1
-        elif name.startswith("</span"):
-            if depth == 0:
-                content = text[token.end() : tokens[following].start()]
-                codes = {_multilang_code(lang.group(1))}
-                return (codes, content, tokens[following].end()), following + 1
-            depth -= 1
-    return None, index + 1
+    if lang and _MULTILANG_CLASS.search(opening):
+        return {_multilang_code(lang.group(1))}
+    return set()
 
 
 def _multilang_in(pieces: list, code: str) -> str:
@@ -539,21 +541,30 @@ class _HTMLToMarkdown(HTMLParser):
         lead = content[: len(content) - len(content.lstrip())]
         trail = content[len(content.rstrip()) :]
         if tag in self._SCRIPTS:
-            inner = self._script(tag, inner)
+            inner = self._script(tag, inner, self._digits_before() if not lead else "")
         else:
             inner = self._INLINE[tag] + inner + self._INLINE[tag]
         self.parts.extend((lead, inner, trail))
 
-    def _script(self, tag: str, content: str) -> str:
-        """A subscript or superscript as Unicode, or as a formula of text, or its text."""
+    def _digits_before(self) -> str:
+        """The digits just written, taken out: a formula after a digit ("1$x$") would
+        not be one, so they become its base."""
+        match = re.search(r"\d+$", self.parts[-1]) if self.parts else None
+        if match is None:
+            return ""
+        self.parts[-1] = self.parts[-1][: match.start()]
+        return match.group()
+
+    def _script(self, tag: str, content: str, digits: str) -> str:
+        """A subscript or superscript as Unicode, or as a formula of text, or its text;
+        `digits` are the ones just before it."""
         mark, characters = self._SCRIPTS[tag]
-        unicode = content.translate(characters)
-        if all(not ("\u0020" < char < "\u007f") for char in unicode):
-            return unicode
+        if all(char == " " or ord(char) in characters for char in content):
+            return digits + content.translate(characters)
         if _TEX_TEXT.fullmatch(content):
-            return "${}" + mark + "{\\text{" + content + "}}$"
+            return "$" + (digits or "{}") + mark + "{\\text{" + content + "}}$"
         self.dropped.add(tag)
-        return content
+        return digits + content
 
     def _table_start(self, tag: str) -> None:
         if tag == "table":

@@ -4,13 +4,19 @@ writes, its TeX and its multilang, read from HTML, GIFT and Moodle XML.
 The imports at the end use the database.
 """
 
+import time
 from pathlib import Path
 
 import pytest
 
 from quizzes.interchange.gift import gift_parse
 from quizzes.interchange.importing import import_apply, import_plan
-from quizzes.interchange.moodle_common import html_to_markdown, multilang_texts, to_markdown
+from quizzes.interchange.moodle_common import (
+    Converted,
+    html_to_markdown,
+    multilang_texts,
+    to_markdown,
+)
 from quizzes.interchange.moodle_xml import moodle_xml_parse
 from quizzes.markup.rendering import problems, render
 from quizzes.models import Question
@@ -111,9 +117,13 @@ def test_sub_and_superscripts_are_unicode_where_they_can_be_else_formulas():
     assert "<msub>" in rendered
     assert "<mtext>max</mtext>" in rendered
     assert problems(text) == []
+    french = md("le 1<sup>er</sup> mai, le XIX<sup>e</sup> siècle")
+    assert french == "le $1^{\\text{er}}$ mai, le XIX${}^{\\text{e}}$ siècle"
+    assert render(french, language="fr").html.count("<msup>") == 2
 
 
 def test_a_script_that_is_neither_is_kept_as_text_and_named():
+    assert html_to_markdown("1<sup>ère</sup>") == Converted("1ère", ("sup",))
     converted = html_to_markdown("x<sup>[a]</sup>")
     assert converted.text == "x\\[a\\]"
     assert converted.dropped == ("sup",)
@@ -262,3 +272,11 @@ def test_moodles_own_gift_fixture_reads_as_clean_text():
         for text in item.get(field, {}).values()
     ]
     assert not [text for text in texts if "\\" in text or "[html]" in text]
+
+
+def test_unclosed_multilang_is_read_in_linear_time():
+    start = time.perf_counter()
+    assert multilang_texts("{mlang fr}x " * 10_000, "en") == {"en": "{mlang fr}x " * 10_000}
+    spans = '<span lang="fr" class="multilang">x' * 3_000
+    assert multilang_texts(spans, "en") == {"en": spans}
+    assert time.perf_counter() - start < 0.5
