@@ -188,11 +188,10 @@ def markdown_escape(text: str, *, at_line_start: bool = True) -> str:
 
 
 # Moodle's TeX filter and MathJax: \( \), \[ \], $$ $$ and [tex] [/tex], none holding a "$".
-_FORMULA = re.compile(
-    r"\\\((?P<inline>[^$]{1,500}?)\\\)|\\\[(?P<display>[^$]{1,500}?)\\\]"
-    r"|\$\$(?P<double>[^$]{1,500}?)\$\$|\[tex\](?P<tex>[^$]{1,500}?)\[/tex\]",
-    re.S,
-)
+_FORMULA_OPENING = re.compile(r"\\\(|\\\[|\$\$|\[tex\]")
+_FORMULA_CLOSINGS = {"\\(": "\\)", "\\[": "\\]", "$$": "$$", "[tex]": "[/tex]"}
+_FORMULA_INLINE = {"\\(", "[tex]"}
+MAX_FORMULA = 500  # Characters: the renderer's limit (quizzes.markup.rendering).
 
 
 def markdown_with_formulas(text: str, *, at_line_start: bool = True) -> str:
@@ -200,18 +199,25 @@ def markdown_with_formulas(text: str, *, at_line_start: bool = True) -> str:
 
     `\\( x \\)` and `[tex]x[/tex]` become `$x$`, `\\[ x \\]` and `$$x$$` become
     `$$x$$`, their TeX kept as it is (unescaped), so that it renders as MathML or is
-    named by the text's problems.
+    named by the text's problems. In linear time: each closing is looked for once.
     """
-    parts, start = [], 0
-    for match in _FORMULA.finditer(text):
+    parts, start, position = [], 0, 0
+    closings: dict[str, int] = {}  # Where the next closing of each kind is, -1 for none.
+    while match := _FORMULA_OPENING.search(text, position):
+        opening = match.group()
+        closer = _FORMULA_CLOSINGS[opening]
+        found = closings.get(opening)
+        if found is None or (found != -1 and found < match.end()):
+            found = closings[opening] = text.find(closer, match.end())
+        tex = text[match.end() : found] if found != -1 else ""
+        if not tex.strip() or len(tex) > MAX_FORMULA or "$" in tex:
+            position = match.start() + 1
+            continue
         parts.append(markdown_escape(text[start : match.start()], at_line_start=at_line_start))
         at_line_start = False
-        tex = " ".join(next(group for group in match.groups() if group is not None).split())
-        if match.group("inline") is not None or match.group("tex") is not None:
-            parts.append(f"${tex}$")
-        else:
-            parts.append(f"$${tex}$$")
-        start = match.end()
+        tex = " ".join(tex.split())
+        parts.append(f"${tex}$" if opening in _FORMULA_INLINE else f"$${tex}$$")
+        start = position = found + len(closer)
     parts.append(markdown_escape(text[start:], at_line_start=at_line_start))
     return "".join(parts)
 
@@ -441,7 +447,8 @@ class _HTMLToMarkdown(HTMLParser):
         self.lists: list[list] = []  # [tag, next number] of each open list.
         self.links: list[str | None] = []
         self.inline: list[tuple[str, int]] = []  # (tag, index in parts) of each open b, i, sub...
-        self.tables: list[dict] = []
+        self.tables: list[dict] = []  # The open table, or none: tables in it are flattened.
+        self.nested_tables = 0
         self.pre = 0
         self.code = 0
         self.skip = 0
@@ -567,6 +574,12 @@ class _HTMLToMarkdown(HTMLParser):
         return digits + content
 
     def _table_start(self, tag: str) -> None:
+        if self.nested_tables or (tag == "table" and self.tables):
+            # A table in a table is its cells' text, in the cell: Markdown has no such table.
+            self.nested_tables += tag == "table"
+            self.dropped.add("table")
+            self._append(" ")
+            return
         if tag == "table":
             self._block()
             self.tables.append({"rows": [], "cell": None})
@@ -655,7 +668,9 @@ class _HTMLToMarkdown(HTMLParser):
             self.lists.pop()
             if not self.lists:
                 self._block()
-        elif tag in ("td", "th") and self.tables:
+        elif tag == "table" and self.nested_tables:
+            self.nested_tables -= 1
+        elif tag in ("td", "th") and self.tables and not self.nested_tables:
             self._cell_end(self.tables[-1])
         elif tag == "table" and self.tables:
             self._table_end()
@@ -675,8 +690,7 @@ class _HTMLToMarkdown(HTMLParser):
             self._append(markdown_with_formulas(data, at_line_start=self._at_line_start()))
 
     def markdown(self) -> str:
-        while self.inline:  # Unclosed emphasis ends with the text.
-            self._inline_end(self.inline[-1][0])
+        self.inline.clear()  # Unclosed emphasis or scripts: their text stays as it is.
         while self.tables:
             self._table_end()
         lines = [line.rstrip() for line in "".join(self.parts).split("\n")]
