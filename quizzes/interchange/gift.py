@@ -78,22 +78,21 @@ class _Reader:
     problems: list[tuple[str, str]]
     warnings: list[tuple[str, str]]
 
-    def text(self, raw: str, default_format: str, place: str) -> tuple[str, str]:
-        """A text with its optional [format] first, as Markdown; and its format."""
+    def text(self, raw: str, default_format: str, place: str) -> tuple[dict[str, str], str]:
+        """A text with its optional [format] first, as {language: Markdown}; and its format."""
         raw = raw.strip()
         text_format = default_format
         match = re.match(r"\[(\w+)\]", raw)
         if match and match.group(1) in _FORMATS:
             text_format = _FORMATS[match.group(1)]
             raw = raw[match.end() :]
-        converted = common.to_markdown(_escape_post(raw), text_format)
-        if converted.dropped:
+        texts, dropped = common.to_markdown_texts(
+            _escape_post(raw), text_format, language=self.language
+        )
+        if dropped:
             message = gettext("HTML tags dropped, their text kept: %(tags)s.")
-            self.warnings.append((place, message % {"tags": ", ".join(converted.dropped)}))
-        return converted.text, text_format
-
-    def texts(self, text: str) -> dict[str, str]:
-        return {self.language: text}
+            self.warnings.append((place, message % {"tags": ", ".join(dropped)}))
+        return texts, text_format
 
     def block(self, block: _Block) -> None:
         first_line = block.lines[0][0]
@@ -154,10 +153,10 @@ class _Reader:
             explanation = answers[separator + 4 :]
             answers = answers[:separator].strip()
         prompt, text_format = self.text(text[start:opening], common.FORMAT_PLAIN, place)
-        question = {"prompt": self.texts(prompt)}
+        question = {"prompt": prompt or {self.language: ""}}
         explanation, _format = self.text(explanation, text_format, place)
         if explanation:
-            question["explanation"] = self.texts(explanation)
+            question["explanation"] = explanation
         if not answers:
             return self.refuse(place, gettext("an essay question: this site has no such question."))
         if answers.startswith("#"):
@@ -193,8 +192,7 @@ class _QuestionTexts:
         return self.reader.language
 
     def text(self, source: str, inherited_format: str) -> tuple[dict[str, str], str]:
-        text, text_format = self.reader.text(source, inherited_format, self.place)
-        return self.reader.texts(text), text_format
+        return self.reader.text(source, inherited_format, self.place)
 
 
 def _blocks(text: str) -> list[_Block]:

@@ -654,10 +654,14 @@ def _translations_fill(planner, quiz: Quiz, data: dict, origins, *, language: st
 
 
 def _texts_copy(source: dict, target: dict, names: tuple[str, ...], language: str) -> None:
+    """The texts in `language`, and in the other languages a Moodle multilang text holds."""
     for name in names:
-        text = (source.get(name) or {}).get(language)
-        if text:
-            target.setdefault(name, {})[language] = text
+        for code, text in (source.get(name) or {}).items():
+            if text and (code == language or code in _LANGUAGE_CODES):
+                target.setdefault(name, {})[code] = text
+
+
+_LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
 
 
 @transaction.atomic

@@ -171,12 +171,13 @@ _LINE_START = re.compile(r"^([ \t]*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d+(?=[.)](?:
 def markdown_escape(text: str, *, at_line_start: bool = True) -> str:
     """Plain text as Markdown that shows the same characters.
 
-    Backslash, backtick, asterisk and brackets are always escaped; an underscore
+    Backslash, backtick, asterisk, brackets and dollar (Moodle's "$x$" is text, ours
+    a formula) are always escaped; an underscore
     unless it is inside a word, `<` and `&` where they would start a tag or an
     entity, and what starts a line as a heading, quote or list item would: `# `,
     `>`, `- `, `+ `, `1. `.
     """
-    text = re.sub(r"([\\`*\[\]])", r"\\\1", text)
+    text = re.sub(r"([\\`*\[\]$])", r"\\\1", text)
     text = re.sub(r"(?<![^\W_])_|_(?![^\W_])", r"\\_", text)
     text = re.sub(r"<(?=[A-Za-z/!?])", r"\\<", text)
     text = re.sub(r"&(?=#?\w+;)", r"\\&", text)
@@ -184,6 +185,41 @@ def markdown_escape(text: str, *, at_line_start: bool = True) -> str:
         return _LINE_START.sub(_line_start_escape, text)
     head, newline, rest = text.partition("\n")
     return head + newline + _LINE_START.sub(_line_start_escape, rest) if newline else head
+
+
+# Moodle's TeX filter and MathJax: \( \), \[ \], $$ $$ and [tex] [/tex], none holding a "$".
+_FORMULA_OPENING = re.compile(r"\\\(|\\\[|\$\$|\[tex\]")
+_FORMULA_CLOSINGS = {"\\(": "\\)", "\\[": "\\]", "$$": "$$", "[tex]": "[/tex]"}
+_FORMULA_INLINE = {"\\(", "[tex]"}
+MAX_FORMULA = 500  # Characters: the renderer's limit (quizzes.markup.rendering).
+
+
+def markdown_with_formulas(text: str, *, at_line_start: bool = True) -> str:
+    """Plain text as Markdown, as `markdown_escape`, but its TeX as our formulas.
+
+    `\\( x \\)` and `[tex]x[/tex]` become `$x$`, `\\[ x \\]` and `$$x$$` become
+    `$$x$$`, their TeX kept as it is (unescaped), so that it renders as MathML or is
+    named by the text's problems. In linear time: each closing is looked for once.
+    """
+    parts, start, position = [], 0, 0
+    closings: dict[str, int] = {}  # Where the next closing of each kind is, -1 for none.
+    while match := _FORMULA_OPENING.search(text, position):
+        opening = match.group()
+        closer = _FORMULA_CLOSINGS[opening]
+        found = closings.get(opening)
+        if found is None or (found != -1 and found < match.end()):
+            found = closings[opening] = text.find(closer, match.end())
+        tex = text[match.end() : found] if found != -1 else ""
+        if not tex.strip() or len(tex) > MAX_FORMULA or "$" in tex:
+            position = match.start() + 1
+            continue
+        parts.append(markdown_escape(text[start : match.start()], at_line_start=at_line_start))
+        at_line_start = False
+        tex = " ".join(tex.split())
+        parts.append(f"${tex}$" if opening in _FORMULA_INLINE else f"$${tex}$$")
+        start = position = found + len(closer)
+    parts.append(markdown_escape(text[start:], at_line_start=at_line_start))
+    return "".join(parts)
 
 
 def _line_start_escape(match: re.Match) -> str:
@@ -221,7 +257,128 @@ def to_markdown(
         text = re.sub(r"@@PLUGINFILE@@/[^\s)\"'<>]+", lambda m: image_src(m.group()), text)
     if text_format == FORMAT_MARKDOWN:
         return Converted(text.strip())
-    return Converted(markdown_escape(text.strip()))
+    return Converted(markdown_with_formulas(text.strip()))
+
+
+def to_markdown_texts(
+    text: str,
+    text_format: str,
+    *,
+    language: str,
+    image_src: Callable[[str], str] | None = None,
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """A Moodle text as {language: Markdown}, its multilang parts filling each language
+    (`multilang_texts`); and the HTML tags dropped from it. Empty texts are left out."""
+    texts, dropped = {}, set()
+    for code, raw in multilang_texts(text, language).items():
+        converted = to_markdown(raw, text_format, image_src=image_src)
+        dropped.update(converted.dropped)
+        if converted.text:
+            texts[code] = converted.text
+    return texts, tuple(sorted(dropped))
+
+
+# Moodle's multilang filters: consecutive <span lang="fr" class="multilang">…</span>, and
+# {mlang fr}…{mlang} ({mlang en,fr}, {mlang other}) of the multilang2 filter.
+_MULTILANG_TOKEN = re.compile(r"<span\b[^<>]*>|</span\s*>|\{mlang(?:\s+([^{}]*))?\}", re.I)
+_LANG_ATTRIBUTE = re.compile(r"""\blang\s*=\s*["']?([A-Za-z0-9_-]+)""", re.I)
+_MULTILANG_CLASS = re.compile(r"""\bclass\s*=\s*["'][^"']*\bmultilang\b""", re.I)
+
+
+def multilang_texts(text: str, language: str) -> dict[str, str]:
+    """The text in each of the site's languages its multilang parts name, else {language: text}.
+
+    A language's text is what lies outside the multilang parts, with, of each group of
+    consecutive parts, the one in that language, else the one for "other", else the
+    first, as Moodle shows a language it lacks. Languages are matched by their first
+    part ("fr_ca" is "fr"); the site's other languages get no text of their own.
+    """
+    if "multilang" not in text and "{mlang" not in text:
+        return {language: text}
+    pieces = _multilang_pieces(text)
+    site = {code for code, _name in settings.LANGUAGES}
+    named = {
+        code
+        for piece in pieces
+        if isinstance(piece, list)
+        for codes, _content in piece
+        for code in codes
+        if code in site
+    }
+    if not named:
+        return {language: _multilang_in(pieces, language)}
+    return {code: _multilang_in(pieces, code) for code in sorted(named)}
+
+
+def _multilang_code(code: str) -> str:
+    return re.split(r"[_-]", code.strip().lower(), maxsplit=1)[0]
+
+
+def _multilang_pieces(text: str) -> list:
+    """The text as plain strings and groups of consecutive parts [(codes, content)], in one pass."""
+    tokens = list(_MULTILANG_TOKEN.finditer(text))
+    closings = _multilang_closings(tokens)
+    pieces: list = []
+    start = index = 0
+    while index < len(tokens):
+        token, closing = tokens[index], closings.get(index)
+        codes = _multilang_codes(token)
+        if closing is None or not codes:
+            index += 1
+            continue
+        content = text[token.end() : tokens[closing].start()]
+        between = text[start : token.start()]
+        if pieces and isinstance(pieces[-1], list) and not between.strip():
+            pieces[-1].append((codes, content))
+        else:
+            pieces.extend((between, [(codes, content)]))
+        start, index = tokens[closing].end(), closing + 1
+    pieces.append(text[start:])
+    return pieces
+
+
+def _multilang_closings(tokens: list[re.Match]) -> dict[int, int]:
+    """The index of the token closing each token that opens: a span's own </span>, an
+    {mlang xx}'s next {mlang}."""
+    closings, spans = {}, []
+    for index, token in enumerate(tokens):
+        name = token.group().lower()
+        if name.startswith("<span"):
+            spans.append(index)
+        elif name.startswith("</span") and spans:
+            closings[spans.pop()] = index
+    following = None
+    for index in range(len(tokens) - 1, -1, -1):
+        name = tokens[index].group().lower()
+        if name == "{mlang}":
+            following = index
+        elif name.startswith("{mlang") and following is not None:
+            closings[index] = following
+    return closings
+
+
+def _multilang_codes(token: re.Match) -> set[str]:
+    """The languages a multilang part is for, from the token opening it; none for any
+    other span."""
+    opening = token.group()
+    if opening.startswith("{"):
+        return {_multilang_code(code) for code in (token.group(1) or "").split(",") if code.strip()}
+    lang = _LANG_ATTRIBUTE.search(opening)
+    if lang and _MULTILANG_CLASS.search(opening):
+        return {_multilang_code(lang.group(1))}
+    return set()
+
+
+def _multilang_in(pieces: list, code: str) -> str:
+    chosen = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            chosen.append(piece)
+            continue
+        contents = [content for codes, content in piece if code in codes]
+        contents = contents or [content for codes, content in piece if "other" in codes]
+        chosen.append((contents or [piece[0][1]])[0])
+    return "".join(chosen)
 
 
 def pluginfile_name(reference: str) -> str:
@@ -237,27 +394,50 @@ def image_reference(name: str) -> str:
 def html_to_markdown(text: str, *, image_src: Callable[[str], str] | None = None) -> Converted:
     """Moodle's HTML as Markdown: the common tags become Markdown, the others only their text.
 
-    What is converted: p, div, br, b, strong, i, em, code, pre, a, ul, ol, li, img.
-    Script and style elements are dropped with what they hold; every other tag is
-    dropped keeping its text, and named in `dropped` so the caller can say so.
+    What is converted: p, div, br, b, strong, i, em, code, pre, a, ul, ol, li, img, table
+    (a Markdown table, its first row the header), sub and sup (Unicode where every
+    character has a form, "H₂O", else a formula, "T${}_{\text{max}}$"), and TeX
+    (`markdown_with_formulas`). Comments, and script and style elements with what they
+    hold, are dropped; every other tag is dropped keeping its text, and named in
+    `dropped` so the caller can say so.
     """
     converter = _HTMLToMarkdown(image_src=image_src)
     # Python's HTML parser takes quadratic time over many unclosed tags ("<a <a <a"):
     # a "<" that starts no whole tag or comment is given to it as text.
-    converter.feed(_STRAY_LT.sub("&lt;", text.replace(_BREAK, "\ufffd")))
+    text = _without_comments(text.replace(_BREAK, "\ufffd"))
+    converter.feed(_STRAY_LT.sub("&lt;", text))
     converter.close()
     return Converted(converter.markdown(), tuple(sorted(converter.dropped)))
 
 
+def _without_comments(text: str) -> str:
+    """The HTML without its comments, what they hold too ("<!-- <p>x</p> -->"), in one pass;
+    an unclosed "<!--" is left as text."""
+    parts, start = [], 0
+    while (opening := text.find("<!--", start)) != -1:
+        closing = text.find("-->", opening + 4)
+        if closing == -1:
+            break
+        parts.append(text[start:opening])
+        start = closing + 3
+    parts.append(text[start:])
+    return "".join(parts)
+
+
 _STRAY_LT = re.compile(r"<(?!/?[A-Za-z][^<>]*>|!--(?:[^<-]|-(?!->))*-->)")
 _BREAK = "\ufdd0"  # A noncharacter: it stands for a line break until the text is done.
+_SUPERSCRIPTS = str.maketrans("0123456789+-−=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ")
+_SUBSCRIPTS = str.maketrans("0123456789+-−=()", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎")
+# What a formula's \text{} shows as it is; other characters keep sub/sup as plain text.
+_TEX_TEXT = re.compile(r"[A-Za-z0-9 .,:;+=()'/-]+")
 
 
 class _HTMLToMarkdown(HTMLParser):
     _INLINE = {"b": "**", "strong": "**", "i": "*", "em": "*"}
     _BLOCK = {"p", "div"}
     _SKIP = {"script", "style"}
-    _IGNORED = {"html", "body"}  # Wrappers whose loss loses nothing.
+    _IGNORED = {"html", "body", "thead", "tbody", "tfoot"}  # Wrappers whose loss loses nothing.
+    _SCRIPTS = {"sub": ("_", _SUBSCRIPTS), "sup": ("^", _SUPERSCRIPTS)}
 
     def __init__(self, *, image_src: Callable[[str], str] | None):
         super().__init__(convert_charrefs=True)
@@ -266,6 +446,9 @@ class _HTMLToMarkdown(HTMLParser):
         self.dropped: set[str] = set()
         self.lists: list[list] = []  # [tag, next number] of each open list.
         self.links: list[str | None] = []
+        self.inline: list[tuple[str, int]] = []  # (tag, index in parts) of each open b, i, sub...
+        self.tables: list[dict] = []  # The open table, or none: tables in it are flattened.
+        self.nested_tables = 0
         self.pre = 0
         self.code = 0
         self.skip = 0
@@ -301,6 +484,12 @@ class _HTMLToMarkdown(HTMLParser):
         if self.written and tail != "\n\n":
             self.parts.append("\n" if tail.endswith("\n") else "\n\n")
 
+    def _taken_since(self, index: int) -> str:
+        """What was written since parts[index], taken out of the parts."""
+        text = "".join(self.parts[index:])
+        del self.parts[index:]
+        return text
+
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         if tag in self._SKIP:
@@ -313,8 +502,8 @@ class _HTMLToMarkdown(HTMLParser):
         elif tag == "br":
             self._rstrip_spaces()
             self.parts.append(_BREAK + "\n")
-        elif tag in self._INLINE:
-            self._append(self._INLINE[tag])
+        elif tag in self._INLINE or tag in self._SCRIPTS:
+            self.inline.append((tag, len(self.parts)))
         elif tag == "code":
             self.code += 1
             if not self.pre:
@@ -336,8 +525,94 @@ class _HTMLToMarkdown(HTMLParser):
             self._list_item()
         elif tag == "img":
             self._image(attributes)
+        elif tag in ("table", "tr", "td", "th"):
+            self._table_start(tag)
         elif tag not in self._IGNORED:
             self.dropped.add(tag)
+
+    def _inline_end(self, tag: str) -> None:
+        """Close the last open `tag`: emphasis keeps the spaces at its edges outside
+        its markers ("** incorrect.**" would show its stars), and empty emphasis goes."""
+        for position in range(len(self.inline) - 1, -1, -1):
+            if self.inline[position][0] == tag:
+                break
+        else:
+            return
+        index = self.inline[position][1]
+        del self.inline[position:]
+        content = self._taken_since(index)
+        inner = content.strip()
+        if not inner:
+            self.parts.append(content)
+            return
+        lead = content[: len(content) - len(content.lstrip())]
+        trail = content[len(content.rstrip()) :]
+        if tag in self._SCRIPTS:
+            inner = self._script(tag, inner, self._digits_before() if not lead else "")
+        else:
+            inner = self._INLINE[tag] + inner + self._INLINE[tag]
+        self.parts.extend((lead, inner, trail))
+
+    def _digits_before(self) -> str:
+        """The digits just written, taken out: a formula after a digit ("1$x$") would
+        not be one, so they become its base."""
+        match = re.search(r"\d+$", self.parts[-1]) if self.parts else None
+        if match is None:
+            return ""
+        self.parts[-1] = self.parts[-1][: match.start()]
+        return match.group()
+
+    def _script(self, tag: str, content: str, digits: str) -> str:
+        """A subscript or superscript as Unicode, or as a formula of text, or its text;
+        `digits` are the ones just before it."""
+        mark, characters = self._SCRIPTS[tag]
+        if all(char == " " or ord(char) in characters for char in content):
+            return digits + content.translate(characters)
+        if _TEX_TEXT.fullmatch(content):
+            return "$" + (digits or "{}") + mark + "{\\text{" + content + "}}$"
+        self.dropped.add(tag)
+        return digits + content
+
+    def _table_start(self, tag: str) -> None:
+        if self.nested_tables or (tag == "table" and self.tables):
+            # A table in a table is its cells' text, in the cell: Markdown has no such table.
+            self.nested_tables += tag == "table"
+            self.dropped.add("table")
+            self._append(" ")
+            return
+        if tag == "table":
+            self._block()
+            self.tables.append({"rows": [], "cell": None})
+            return
+        if not self.tables:
+            self.dropped.add(tag)
+            return
+        table = self.tables[-1]
+        self._cell_end(table)
+        if tag == "tr" or not table["rows"]:
+            table["rows"].append([])
+        if tag in ("td", "th"):
+            table["cell"] = len(self.parts)
+
+    def _cell_end(self, table: dict) -> None:
+        if table["cell"] is None:
+            return
+        text = self._taken_since(table["cell"]).replace(_BREAK, " ")
+        table["rows"][-1].append(" ".join(text.split()).replace("|", "\\|"))
+        table["cell"] = None
+
+    def _table_end(self) -> None:
+        table = self.tables.pop()
+        self._cell_end(table)
+        rows = [row for row in table["rows"] if row]
+        if not rows:
+            return
+        width = max(len(row) for row in rows)
+        lines = ["| " + " | ".join(row + [""] * (width - len(row))) + " |" for row in rows]
+        lines.insert(1, "|" + " --- |" * width)
+        self._block()
+        self._append("\n".join(lines))
+        self._block()
 
     def _list_item(self) -> None:
         if self._tail(1) not in ("", "\n"):
@@ -373,8 +648,8 @@ class _HTMLToMarkdown(HTMLParser):
             self.skip = max(0, self.skip - 1)
         elif tag in self._BLOCK:
             self._block()
-        elif tag in self._INLINE:
-            self._append(self._INLINE[tag])
+        elif tag in self._INLINE or tag in self._SCRIPTS:
+            self._inline_end(tag)
         elif tag == "code":
             self.code = max(0, self.code - 1)
             if not self.pre:
@@ -393,6 +668,12 @@ class _HTMLToMarkdown(HTMLParser):
             self.lists.pop()
             if not self.lists:
                 self._block()
+        elif tag == "table" and self.nested_tables:
+            self.nested_tables -= 1
+        elif tag in ("td", "th") and self.tables and not self.nested_tables:
+            self._cell_end(self.tables[-1])
+        elif tag == "table" and self.tables:
+            self._table_end()
 
     def handle_data(self, data):
         if self.skip:
@@ -406,13 +687,21 @@ class _HTMLToMarkdown(HTMLParser):
         if self.code:
             self._append(data)
         else:
-            self._append(markdown_escape(data, at_line_start=self._at_line_start()))
+            self._append(markdown_with_formulas(data, at_line_start=self._at_line_start()))
 
     def markdown(self) -> str:
+        self.inline.clear()  # Unclosed emphasis or scripts: their text stays as it is.
+        while self.tables:
+            self._table_end()
         lines = [line.rstrip() for line in "".join(self.parts).split("\n")]
+        # A line break is only kept between two lines of one paragraph: two in a row
+        # (<br><br>) part paragraphs, and Moodle's editor ends paragraphs with a <br>.
+        lines = ["" if line == _BREAK else line for line in lines]
+        for number in range(len(lines) - 1, -1, -1):
+            last = number + 1 == len(lines) or not lines[number + 1]
+            if lines[number].endswith(_BREAK) and last:
+                lines[number] = lines[number].removesuffix(_BREAK).rstrip()
         text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
-        # A line break is only kept between two lines of one paragraph.
-        text = re.sub(_BREAK + r"\n(?=\n|$)|^(" + _BREAK + r"\n)+", "\n", text).strip()
         return text.replace(_BREAK, "\\")
 
 

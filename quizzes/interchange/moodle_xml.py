@@ -253,13 +253,16 @@ class _Texts:
         if element is None:
             return {}
         text_format = _FORMATS.get(element.get("format", ""), self.default_format)
-        converted = common.to_markdown(
-            element.findtext("text") or "", text_format, image_src=self.image_src
+        texts, dropped = common.to_markdown_texts(
+            element.findtext("text") or "",
+            text_format,
+            language=self.reader.language,
+            image_src=self.image_src,
         )
-        if converted.dropped:
+        if dropped:
             message = gettext("HTML tags dropped, their text kept: %(tags)s.")
-            self.warnings.append((self.place, message % {"tags": ", ".join(converted.dropped)}))
-        return {self.reader.language: converted.text} if converted.text else {}
+            self.warnings.append((self.place, message % {"tags": ", ".join(dropped)}))
+        return texts
 
 
 def moodle_xml_parse(
