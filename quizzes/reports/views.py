@@ -10,6 +10,7 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
+    QueryDict,
     StreamingHttpResponse,
 )
 from django.shortcuts import render
@@ -58,6 +59,13 @@ HISTOGRAM_HEIGHT = 160
 HISTOGRAM_BAR = 40
 
 
+def _query_without_page(request: HttpRequest) -> QueryDict:
+    """The page's filters and sort, for links to another page of its list or another sort."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query
+
+
 def _histogram_bars(histogram: list[reports.HistogramBin]) -> dict:
     """Geometry of the score histogram's bars, drawn as inline SVG by the template."""
     top = max((item.count for item in histogram), default=0) or 1
@@ -91,8 +99,7 @@ def _learner_columns(request: HttpRequest, current: str) -> list[dict]:
         "last_score": _("Last score"),
         "last_date": _("Last attempt"),
     }
-    query = request.GET.copy()
-    query.pop("page", None)
+    query = _query_without_page(request)
     columns = []
     for key in reports.LEARNER_SORTS:
         state = None
@@ -136,8 +143,7 @@ def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
     learners = _CountedPaginator(
         reports.learners(quiz, report_filter, sort=sort), 50, count=overview.signed_in
     )
-    query = request.GET.copy()
-    query.pop("page", None)
+    query = _query_without_page(request)
     return render(
         request,
         "quizzes/reports/quiz.html",
@@ -170,8 +176,7 @@ def report_attempts(request: HttpRequest, slug: str) -> HttpResponse:
         form.cleaned_data["page"]
     )
     attempts.object_list = [reports.AttemptRow.of(attempt) for attempt in attempts]
-    query = request.GET.copy()
-    query.pop("page", None)
+    query = _query_without_page(request)
     return render(
         request,
         "quizzes/reports/attempts.html",
