@@ -1,18 +1,21 @@
-"""Time a 2,000-question bank through the admin's import: upload and preview, then confirm.
+"""Time a large bank through the admin's import: upload and preview, then confirm.
 
     .venv/bin/python bench/import_bank.py                                   # SQLite
+    QUESTIONS=5000 FORMAT=gift .venv/bin/python bench/import_bank.py        # 5,000, GIFT
     DATABASE_URL=$(scripts/postgres url) .venv/bin/python bench/import_bank.py   # PostgreSQL
 
-Builds a bundle (docs/quiz-format.md) of QUIZZES quiz files, a bank's categories, holding
-QUESTIONS questions together, each in English and French with Markdown, a code block, maths
-and four choices with feedback, as real questions have (one quiz's pages show at most
-`rendering.MAX_QUIZ_SOURCE_LENGTH` characters a language: a hundred such questions, not
-2,000). It imports it twice through the admin's pages with Django's test client, signed in
-as a superuser: first as new quizzes, then with every question's texts changed (an update of
-every row). For each it prints the preview's and the confirm's wall time and queries, and
-how they compare with gunicorn's worker timeout (gunicorn.conf.py), which the confirm must
-stay well under. SQLite by default, in a file of its own (var/bench-import.sqlite3, made
-anew); DATABASE_URL for PostgreSQL, whose database it migrates and empties of quizzes.
+Builds a bank of QUESTIONS questions (2,000 by default) in categories of PER_QUIZ (100: one
+quiz's pages show at most `rendering.MAX_QUIZ_SOURCE_LENGTH` characters a language, about a
+hundred such questions), each with Markdown, a code block, maths and four choices with
+feedback, as real questions have. FORMAT says how: `bundle` (docs/quiz-format.md: a quiz
+file a category, each question in English and French), `gift` or `moodle-xml` (one file, a
+category each, in English: as the site exports them). It imports it twice through the
+admin's pages with Django's test client, signed in as a superuser: first as new quizzes, then
+with every question's texts changed (an update of every row). For each it prints the
+preview's and the confirm's wall time and queries, and how they compare with gunicorn's
+worker timeout (gunicorn.conf.py), which the requests must stay well under. SQLite by
+default, in a file of its own (var/bench-import.sqlite3, made anew); DATABASE_URL for
+PostgreSQL, whose database it migrates and empties of quizzes.
 """
 
 import os
@@ -48,11 +51,15 @@ from django.test.utils import override_settings  # noqa: E402
 
 from quizzes.interchange.archive import archive_write  # noqa: E402
 from quizzes.interchange.bundles import QUIZ_DIR  # noqa: E402
+from quizzes.interchange.gift import gift_export  # noqa: E402
+from quizzes.interchange.moodle_xml import moodle_xml_export_quizzes  # noqa: E402
 from quizzes.interchange.quizfile import quiz_file_dump  # noqa: E402
 from quizzes.models import Question, Quiz  # noqa: E402
 
 QUESTIONS = int(os.environ.get("QUESTIONS", 2000))
-QUIZZES = int(os.environ.get("QUIZZES", 20))
+PER_QUIZ = int(os.environ.get("PER_QUIZ", 100))
+FORMAT = os.environ.get("FORMAT", "bundle")
+FILE_NAMES = {"bundle": "bench-bank.zip", "gift": "bench-bank.gift", "moodle-xml": "bench-bank.xml"}
 SLUG = "bench-bank"
 UPLOAD = "/admin/quizzes/quiz/import/"
 CONFIRM = "/admin/quizzes/quiz/import/confirm/"
@@ -105,26 +112,37 @@ def question(number: int, edition: int) -> dict:
     }
 
 
+def quizzes(edition: int) -> list[dict]:
+    """The bank's quiz files: PER_QUIZ questions each, QUESTIONS numbered across them."""
+    datas = []
+    for start in range(0, QUESTIONS, PER_QUIZ):
+        part = start // PER_QUIZ + 1
+        numbers = range(start + 1, min(start + PER_QUIZ, QUESTIONS) + 1)
+        datas.append(
+            {
+                "slug": f"{SLUG}-{part}",
+                "title": {
+                    "en": f"Bench bank, part {part}",
+                    "fr": f"Banque du banc, partie {part}",
+                },
+                "level": "advanced",
+                "questions": [question(number, edition) for number in numbers],
+            }
+        )
+    return datas
+
+
 def bank(edition: int) -> bytes:
-    """The bank as a bundle: QUIZZES quizzes, QUESTIONS questions numbered across them."""
-    per_quiz = -(-QUESTIONS // QUIZZES)
-    entries = {}
-    for start in range(0, QUESTIONS, per_quiz):
-        part = start // per_quiz + 1
-        data = {
-            "slug": f"{SLUG}-{part}",
-            "title": {
-                "en": f"Question bank, part {part}",
-                "fr": f"Banque de questions, partie {part}",
-            },
-            "level": "advanced",
-            "questions": [
-                question(number, edition)
-                for number in range(start + 1, min(start + per_quiz, QUESTIONS) + 1)
-            ],
-        }
-        entries[f"{QUIZ_DIR}{SLUG}-{part}.yaml"] = quiz_file_dump(data).encode()
-    return archive_write(entries)
+    """The bank as a file of FORMAT: a bundle of quiz files, or one GIFT or Moodle XML file
+    in English, a category a quiz."""
+    datas = quizzes(edition)
+    if FORMAT == "gift":
+        return "\n".join(gift_export(data, language="en") for data in datas).encode()
+    if FORMAT == "moodle-xml":
+        return moodle_xml_export_quizzes(datas, language="en")
+    return archive_write(
+        {f"{QUIZ_DIR}{data['slug']}.yaml": quiz_file_dump(data).encode() for data in datas}
+    )
 
 
 def timed(client: Client, url: str, data: dict) -> tuple[str, int, object]:
@@ -145,7 +163,7 @@ def timed(client: Client, url: str, data: dict) -> tuple[str, int, object]:
 
 
 def import_once(client: Client, content: bytes, label: str, timeout: int) -> None:
-    upload = SimpleUploadedFile(f"{SLUG}.zip", content, content_type="application/zip")
+    upload = SimpleUploadedFile(FILE_NAMES[FORMAT], content)
     took, queries, response = timed(client, UPLOAD, {"file": upload})
     assert response.status_code == 200, response.content.decode()[:2000]
     token = TOKEN.search(response.content.decode())
@@ -173,8 +191,8 @@ def main() -> None:
     timeout = gunicorn_timeout()
     first = bank(edition=1)
     print(
-        f"{connection.vendor}: {QUESTIONS} questions in {QUIZZES} quizzes, {4 * QUESTIONS}"
-        f" choices, a {len(first) / 2**20:.1f} MB bundle"
+        f"{connection.vendor}: {QUESTIONS} questions in {-(-QUESTIONS // PER_QUIZ)} quizzes,"
+        f" {4 * QUESTIONS} choices, a {len(first) / 2**20:.1f} MB {FORMAT} file"
     )
     import_once(client, first, "create", timeout)
     import_once(client, bank(edition=2), "update", timeout)
