@@ -90,16 +90,19 @@ def question(number: int, edition: int) -> dict:
         },
         "explanation": {
             "en": f"Each replica averages its gradient: $\\bar{{g}} = \\frac{{1}}{{W}}"
-            f" \\sum_{{i=1}}^{{W}} g_i$ with $W = {number % 64 + 1}$. See *step {tag}*.\n\n"
+            f" \\sum_{{i=1}}^{{W}} g_{{i,{number}}}$ with $W = {number}$. See *step {tag}*.\n\n"
             "- the loss is divided by the accumulation steps;\n- `backward()` adds up.",
             "fr": f"Chaque réplique moyenne son gradient : $\\bar{{g}} = \\frac{{1}}{{W}}"
-            f" \\sum_{{i=1}}^{{W}} g_i$ avec $W = {number % 64 + 1}$. Voir *le pas {tag}*.\n\n"
+            f" \\sum_{{i=1}}^{{W}} g_{{i,{number}}}$ avec $W = {number}$. Voir *le pas {tag}*.\n\n"
             "- la perte est divisée par le nombre de pas ;\n- `backward()` additionne.",
         },
         "guide_url": {"en": f"https://example.org/guides/bank/#q{number}"},
         "choices": [
             {
-                "text": {"en": f"The mean of $W$ gradients ({tag})", "fr": f"La moyenne ({tag})"},
+                "text": {
+                    "en": f"The mean of $W_{{{number}}}$ gradients ({tag})",
+                    "fr": f"La moyenne ({tag})",
+                },
                 "correct": True,
             },
             {

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator
-from django.db import models, transaction
+from django.db import connections, models, transaction
 from django.db.models import Case, IntegerField, Max, OuterRef, Q, Subquery, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -215,6 +215,37 @@ class _QuizContentQuerySet(models.QuerySet):
             updated = super().bulk_update(objs, *args, **kwargs)
             self._touch(before | self._quiz_ids_of(objs))
         return updated
+
+    def rows_update(self, objs, fields) -> None:
+        """Write these `fields` of `objs` (plain values, no expressions), each under its own
+        column (`prompt_fr`: a translation's name is never rewritten for the active
+        language, as `update` and `bulk_update` do): one UPDATE statement sent with every
+        row's values (executemany). bulk_update's CASE over a batch costs Python about 1 ms
+        a row to build and the database the square of the batch to run."""
+        objs = list(objs)
+        if not objs:
+            return
+        connection = connections[self.db]
+        meta = self.model._meta
+        columns = [meta.get_field(name) for name in fields]
+        quote = connection.ops.quote_name
+        sets = ", ".join(f"{quote(column.column)} = %s" for column in columns)
+        sql = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
+        rows = [
+            [
+                *(
+                    column.get_db_prep_save(getattr(obj, column.attname), connection)
+                    for column in columns
+                ),
+                obj.pk,
+            ]
+            for obj in objs
+        ]
+        with transaction.atomic(using=self.db):
+            before = self.filter(pk__in=[obj.pk for obj in objs])._quiz_ids()
+            with connection.cursor() as cursor:
+                cursor.executemany(sql, rows)
+            self._touch(before | self._quiz_ids_of(objs))
 
 
 class QuestionQuerySet(_QuizContentQuerySet):

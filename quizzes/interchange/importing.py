@@ -685,9 +685,6 @@ _MODELS = {GUIDE_PATH: GuidePath, QUIZ: Quiz, QUESTION: Question, CHOICE: Choice
 _PARENTS = {QUESTION: (QUIZ, "quiz"), CHOICE: (QUESTION, "question")}
 _BATCHED = (QUESTION, CHOICE)
 _BATCH_SIZE = 500
-# An UPDATE of a batch sets each column to a CASE over the batch's rows, which the database
-# goes down for every row: its cost grows with the square of the batch.
-_UPDATE_BATCH_SIZE = 100
 
 
 @dataclass
@@ -696,9 +693,9 @@ class _Writer:
     writes of questions and choices kept and done together before the next write of another
     kind and at the end: deletes, then creates (questions before their choices), then
     updates, which can't collide (a plan creates at positions its quiz lacks and deletes at
-    positions its file lacks). `bulk_create`, `bulk_update` and `delete` move the quizzes'
-    stamps as saves do. A quiz's questions and choices are read once, the first time one of
-    them is written."""
+    positions its file lacks). `bulk_create`, `rows_update` (one UPDATE sent with each row's
+    values) and `delete` move the quizzes' stamps as saves do. A quiz's questions and choices
+    are read once, the first time one of them is written."""
 
     images: dict[str, bytes]
     rows: dict[tuple, object] = field(default_factory=dict)  # (thing, key): its row.
@@ -764,10 +761,8 @@ class _Writer:
                 self.creates[thing] = []
         for thing in _BATCHED:
             if self.updates[thing]:
-                model = _MODELS[thing]
-                names = _with_base_fields(model, self.updated_fields[thing])
-                rows = list(self.updates[thing].values())
-                model.objects.bulk_update(rows, names, batch_size=_UPDATE_BATCH_SIZE)
+                rows, names = self.updates[thing].values(), sorted(self.updated_fields[thing])
+                _MODELS[thing].objects.rows_update(rows, names)
                 self.updates[thing], self.updated_fields[thing] = {}, set()
 
     def _delete(self, thing: str) -> None:
@@ -807,18 +802,6 @@ class _Writer:
         for choice in Choice.objects.filter(question__quiz=quiz):
             key = (slug, positions[choice.question_id], choice.position)
             self.rows.setdefault((CHOICE, key), choice)
-
-
-def _with_base_fields(model, names: set[str]) -> list[str]:
-    """The fields to write, with the untranslated field of each translation among them
-    (`prompt` beside `prompt_en`): a save writes it too, as the active language shows it."""
-    bases = {
-        base
-        for base in translated_fields(model)
-        for code, _name in settings.LANGUAGES
-        if build_localized_fieldname(base, code) in names
-    }
-    return sorted(names | bases)
 
 
 def quiz_import(*, data: dict, images: dict[str, bytes] | None = None) -> Quiz:

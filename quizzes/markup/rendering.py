@@ -275,17 +275,27 @@ def _tex_to_mathml(tex: str, *, display: bool, env: dict) -> str:
             )
             % {"start": start}
         )
-    try:
-        mathml = latex2mathml.converter.convert(tex, display="block" if display else "inline")
-    except Exception as error:  # latex2mathml raises many kinds of errors on broken TeX
+    mathml = _latex2mathml(tex, display=display)
+    if mathml is None:
         raise _TexError(
             gettext(
                 "The formula starting “%(start)s” can't be turned into MathML: "
                 "check its braces, environments and commands."
             )
             % {"start": start}
-        ) from error
+        )
     return _mathml_checked(mathml, start)
+
+
+@lru_cache(maxsize=1024)
+def _latex2mathml(tex: str, *, display: bool) -> str | None:
+    """latex2mathml's MathML for a formula, or None when it can't convert it. Kept: a
+    translation shows its original's formulas, which an import checks right after (each
+    conversion is about a third of a millisecond)."""
+    try:
+        return latex2mathml.converter.convert(tex, display="block" if display else "inline")
+    except Exception:  # latex2mathml raises many kinds of errors on broken TeX
+        return None
 
 
 def _mathml_checked(mathml: str, start: str) -> str:

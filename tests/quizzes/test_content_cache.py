@@ -131,6 +131,18 @@ def test_bulk_updated_questions_show_on_the_next_page(client, quiz):
     assert "Bulk updated prompt" in _question_page(client, quiz)
 
 
+def test_rows_updated_choices_show_on_the_next_page_in_their_own_language(client, quiz):
+    """rows_update writes each column as named, whatever language is active."""
+    assert "Q1 choice 3" in _question_page(client, quiz)
+    choice = Choice.objects.get(question__quiz=quiz, text_en="Q1 choice 3")
+    choice.text_en, choice.text_fr = "Rows updated", "Lignes écrites"
+    with translation.override("fr"):
+        Choice.objects.rows_update([choice], ["text_en", "text_fr"])
+    assert "Rows updated" in _question_page(client, quiz)
+    choice.refresh_from_db()
+    assert (choice.text_en, choice.text_fr) == ("Rows updated", "Lignes écrites")
+
+
 def test_a_queryset_update_of_a_quiz_moves_its_stamp(client, quiz):
     assert "Data parallelism quiz" in client.get(f"/en/quizzes/{quiz.slug}/").content.decode()
     Quiz.objects.filter(pk=quiz.pk).update(title_en="Renamed in bulk")
