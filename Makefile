@@ -1,5 +1,6 @@
 # The two commands of the README: `make run` and `make test`; `make serve`, `make stop` and
-# `make bench` for the production-like site on this machine.
+# `make bench` for the production-like site on this machine. Both sites run the task worker
+# (`manage.py db_worker`: the admin's large imports) beside the web server.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -17,6 +18,10 @@ SERVE_ENV = DEBUG=false HTTPS=false ALLOWED_HOSTS=$(HOST),localhost HOST=$(HOST)
 # limit on attempts started (a bench against URL= needs these settings in that server).
 BENCH_ENV := ATTEMPT_STARTS_PER_LEARNER_PER_HOUR=1000000000 ATTEMPT_STARTS_PER_ADDRESS_PER_HOUR=1000000000
 GUNICORN_DAEMON := --daemon --pid var/gunicorn.pid --access-logfile var/gunicorn.log --error-logfile var/gunicorn.log
+# Stops the task worker of var/worker.pid, if it runs, once its task in hand is done.
+WORKER_STOP = if [ -s var/worker.pid ] && kill -0 $$(cat var/worker.pid) 2>/dev/null; then \
+	  pid=$$(cat var/worker.pid); kill -TERM $$pid; while kill -0 $$pid 2>/dev/null; do sleep 0.2; done; \
+	  echo "task worker stopped"; fi; rm -f var/worker.pid
 LEARNERS ?= 50
 DURATION ?= 20
 
@@ -35,8 +40,9 @@ run: $(VENV)/.installed $(CATALOGUES)
 	@mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py loaddemo
-	@echo "Quizsite is on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	@echo "Quizsite is on http://$(HOST):$(PORT)/ (Ctrl-C stops it and its task worker)"
+	$(BIN)/python manage.py db_worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The suite runs on SQLite, then on a private PostgreSQL server it starts on a free port and
 # stops (a larger pool: the race tests' threads and the browser tests' live server share one
@@ -73,14 +79,17 @@ serve: $(VENV)/.installed $(CATALOGUES) var/secret_key
 	else \
 	  $(SERVE_ENV) GUNICORN_CMD_ARGS="$(GUNICORN_DAEMON)" $(BIN)/gunicorn --config gunicorn.conf.py quizsite.wsgi; \
 	fi
+	@$(WORKER_STOP)
+	$(SERVE_ENV) nohup $(BIN)/python manage.py db_worker >>var/worker.log 2>&1 & echo $$! >var/worker.pid
 	$(BIN)/python scripts/wait_for_http.py http://$(HOST):$(PORT)/healthz
-	@echo "Quizsite (production settings, PostgreSQL) is on http://$(HOST):$(PORT)/; make stop stops it. Log: var/gunicorn.log"
+	@echo "Quizsite (production settings, PostgreSQL) is on http://$(HOST):$(PORT)/; make stop stops it. Logs: var/gunicorn.log, var/worker.log"
 
 stop:
 	@if [ -s var/gunicorn.pid ] && kill -0 $$(cat var/gunicorn.pid) 2>/dev/null; then \
 	  pid=$$(cat var/gunicorn.pid); kill -TERM $$pid; \
 	  while kill -0 $$pid 2>/dev/null; do sleep 0.2; done; echo "gunicorn stopped"; \
 	fi
+	@$(WORKER_STOP)
 	scripts/postgres stop
 
 # LEARNERS simulated learners for DURATION seconds against `make serve` (started, then stopped),

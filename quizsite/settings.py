@@ -119,6 +119,10 @@ INSTALLED_APPS = [
     "quizzes.learning",
     "quizzes.reports",
     "quizzes.interchange",
+    # Background tasks (the admin's large imports): Django 6's framework, or its backport on
+    # Django 5.2, with the database backend; `manage.py db_worker` runs them.
+    *(["django_tasks"] if django.VERSION < (6, 0) else []),
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -395,3 +399,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "request"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# The admin's imports of a file of over IMPORT_BACKGROUND_BYTES of text (a zip's entries
+# together) are planned and written by the task worker (`manage.py db_worker`), the admin
+# following them on a page of their own: a 5,000-question bank takes longer to check than a
+# web worker may spend on a request (gunicorn.conf.py). Smaller files stay in the request.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+IMPORT_BACKGROUND_BYTES = int(os.environ.get("IMPORT_BACKGROUND_BYTES", 256 * 1024))

@@ -8,16 +8,17 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.decorators import method_decorator
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from quizzes.interchange import background
 from quizzes.interchange.exporting import quizzes_export
 from quizzes.interchange.importing import (
     FORMAT_BUNDLE,
@@ -27,7 +28,6 @@ from quizzes.interchange.importing import (
     MAX_UPLOAD_BYTES,
     ImportPlan,
     import_apply,
-    import_plan,
     plan_summary,
 )
 from quizzes.interchange.quizfile import QuizFileError
@@ -103,6 +103,11 @@ class QuizImportMixin:
                 name="quizzes_quiz_import_confirm",
             ),
             path(
+                "import/progress/<str:result_id>/",
+                self.admin_site.admin_view(self.import_progress_view),
+                name="quizzes_quiz_import_progress",
+            ),
+            path(
                 "format/",
                 self.admin_site.admin_view(self.format_view),
                 name="quizzes_quiz_format",
@@ -117,6 +122,9 @@ class QuizImportMixin:
         if request.method == "POST" and form.is_valid():
             content = form.cleaned_data["file"].read()
             choices = form.import_choices()
+            if background.in_background(content):
+                token = upload_keep(content=content, choices=choices, digest="")
+                return _enqueued(request, background.import_preview_task, token)
             plan = self._import_plan(request, content=content, choices=choices)
             return self._import_preview(request, plan, content=content, choices=choices)
         status = 200
@@ -158,6 +166,8 @@ class QuizImportMixin:
             upload_discard(token=token)
             messages.info(request, gettext("Import cancelled: nothing was written."))
             return redirect("admin:quizzes_quiz_changelist")
+        if background.in_background(kept.content):
+            return _enqueued(request, background.import_confirm_task, token)
         # The kept file is the one its preview planned: its texts were rendered and found right.
         plan = self._import_plan(
             request, content=kept.content, choices=kept.choices, texts_rendered=True
@@ -178,6 +188,41 @@ class QuizImportMixin:
         messages.success(request, " ".join([gettext("Imported."), *plan_summary(plan)]))
         return redirect("admin:quizzes_quiz_changelist")
 
+    def import_progress_view(self, request: HttpRequest, result_id: str):
+        """A background import's page: waiting or running (it reloads itself), failed (with
+        its error), or its result: the preview to confirm, or what was imported."""
+        self._import_permission(request)
+        result = _task_result(request, result_id)
+        context = {**self.admin_site.each_context(request), "opts": self.opts}
+        if result.status != background.TaskResultStatus.SUCCESSFUL:
+            failed = result.status == background.TaskResultStatus.FAILED
+            error = result.errors[-1].exception_class_path if result.errors else ""
+            context |= {
+                "title": gettext("Import failed") if failed else gettext("Import in progress"),
+                "result": result,
+                "failed": failed,
+                "error": error.rsplit(".", 1)[-1],
+            }
+            return TemplateResponse(request, "admin/quizzes/quiz/import_progress.html", context)
+        shown = result.return_value
+        if shown["kind"] == background.IMPORTED:
+            context |= {"title": gettext("Imported"), "summary": shown["summary"]}
+            return TemplateResponse(request, "admin/quizzes/quiz/import_progress.html", context)
+        plan = background.ShownPlan(shown)
+        context |= {
+            "title": gettext("Check the import"),
+            "plan": plan,
+            "summary": shown["summary"],
+            "token": shown["token"],
+            "file_name": shown["file_name"],
+        }
+        if shown["notice"]:
+            messages.warning(request, shown["notice"])
+        status = 200 if plan.can_apply else 400
+        return TemplateResponse(
+            request, "admin/quizzes/quiz/import_preview.html", context, status=status
+        )
+
     def _import_permission(self, request: HttpRequest) -> None:
         if not (self.has_add_permission(request) and self.has_change_permission(request)):
             raise PermissionDenied
@@ -186,12 +231,9 @@ class QuizImportMixin:
         self, request: HttpRequest, *, content: bytes, choices: dict, texts_rendered: bool = False
     ) -> ImportPlan:
         """The plan of an import, refused when it writes guide paths the user may not."""
-        plan = import_plan(content=content, texts_rendered=texts_rendered, **choices)
-        guide_perms = ["guides.add_guidepath", "guides.change_guidepath"]
-        if plan.writes_guide_paths and not request.user.has_perms(guide_perms):
-            message = gettext("This file writes guide paths, which you may not add or change.")
-            return replace(plan, errors=(("", message),))
-        return plan
+        return background.plan_for(
+            request.user, content=content, choices=choices, texts_rendered=texts_rendered
+        )
 
     def _import_preview(self, request, plan: ImportPlan, *, content: bytes, choices: dict):
         """The plan on a page; a plan that writes something keeps its file for the confirmation."""
@@ -211,6 +253,23 @@ class QuizImportMixin:
         return TemplateResponse(
             request, "admin/quizzes/quiz/import_preview.html", context, status=status
         )
+
+
+def _enqueued(request: HttpRequest, task, token: str) -> HttpResponse:
+    """Start a background import of the kept file of `token`; its page follows it."""
+    result = task.enqueue(token=token, user_id=request.user.pk, language=get_language())
+    return redirect("admin:quizzes_quiz_import_progress", result_id=result.id)
+
+
+def _task_result(request: HttpRequest, result_id: str):
+    """The result of a background import this user started; 404 for any other id."""
+    try:
+        result = background.import_preview_task.get_backend().get_result(result_id)
+    except (background.TaskResultDoesNotExist, ValidationError, ValueError):
+        raise Http404 from None
+    if result.kwargs.get("user_id") != request.user.pk:
+        raise Http404
+    return result
 
 
 class QuizImportForm(forms.Form):

@@ -84,3 +84,10 @@ def _stale_delete() -> None:
         path = f"{_FOLDER}/{name}"
         if _storage().get_modified_time(path) < limit:
             _storage().delete(path)
+
+
+def upload_redigested(*, token: str, digest: str) -> str:
+    """A token for the same kept file and choices with the digest of the plan now shown (a
+    file planned in the background is kept before its plan is known)."""
+    kept = signing.loads(token, salt=_SALT)
+    return signing.dumps({**kept, "digest": digest}, salt=_SALT)

@@ -54,19 +54,23 @@ def test_web_waits_for_a_healthy_database_kept_in_a_named_volume():
 
 def commands(shell: str) -> list[str]:
     """The `manage.py …`, `gunicorn …` and `msgfmt …` commands in a shell line, without their
-    environment, interpreter or paths."""
+    environment, interpreter, paths or redirections."""
     lexer = shlex.shlex(re.sub(r"\$\([^)]*\)", "X", shell), posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
-    found, words = [], []
+    found, words, redirected = [], [], False
     for token in [*lexer, ";"]:
-        if token in {";", "&&", "||", "|", "(", ")"}:
+        if token in {";", "&&", "||", "|", "(", ")", "&"}:
             words = [w for w in words if "=" not in w or w.startswith("-")]
             words = [w.rsplit("/", 1)[-1] if w.startswith((".", "/")) else w for w in words]
-            words = [w for w in words if w not in {"python", "exec", "then", "else"}]
+            words = [w for w in words if w not in {"python", "exec", "nohup", "then", "else"}]
             if words and words[0] in {"manage.py", "gunicorn", "msgfmt"}:
                 found.append(" ".join(words))
-            words = []
-        else:
+            words, redirected = [], False
+        elif token.startswith((">", "<")):  # A redirection ends the command's words.
+            if not redirected and words and words[-1].isdigit():
+                words.pop()  # The 2 of 2>&1.
+            redirected = True
+        elif not redirected:
             words.append(token)
     return found
 
@@ -83,6 +87,17 @@ def dockerfile_commands() -> list[str]:
     return found
 
 
+def compose_commands() -> list[str]:
+    """The commands the compose file's services run instead of the image's (the worker)."""
+    services = compose()["services"].values()
+    return [
+        c
+        for service in services
+        if "command" in service
+        for c in commands(shlex.join(service["command"]))
+    ]
+
+
 def make_serve_commands() -> list[str]:
     listing = subprocess.run(
         ["make", "--dry-run", "--always-make", "serve"],
@@ -95,10 +110,11 @@ def make_serve_commands() -> list[str]:
 
 
 def test_the_image_runs_the_commands_of_make_serve():
-    docker = dockerfile_commands()
+    docker = dockerfile_commands() + compose_commands()
     serve = make_serve_commands()
     assert "manage.py migrate --noinput" in docker
     assert "gunicorn --config gunicorn.conf.py quizsite.wsgi" in docker
+    assert "manage.py db_worker" in docker
     assert [c for c in docker if c not in serve] == []
     # make serve also loads the demo content; a real deployment keeps its own.
     assert [c for c in serve if c not in docker] == ["manage.py loaddemo"]
