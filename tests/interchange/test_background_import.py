@@ -16,6 +16,9 @@ from tests.factories import answer, start
 from tests.interchange.test_import_export import CONFIRM_URL, IMPORT_URL, quiz_file
 
 PROGRESS = re.compile(r"/admin/quizzes/quiz/import/progress/([^/]+)/$")
+# The worker closes its connection between tasks, as it should: outside a test's transaction
+# (the roles the migrations made put back after each test).
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 @pytest.fixture(autouse=True)
