@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
 from quizzes.interchange import background
+from quizzes.interchange.archive import archive_write
 from quizzes.interchange.importing import quiz_import
 from quizzes.interchange.quizfile import quiz_file_dump
 from quizzes.models import Choice, Question, Quiz
@@ -109,3 +110,12 @@ def test_a_failed_task_says_so_and_wrote_nothing(editor_client, editor, guide):
     assert "The import failed (TypeError): nothing was written." in page
     assert "refresh" not in page
     assert list(Quiz.objects.values()) == before
+
+
+def test_a_zip_is_weighed_by_its_entries_not_its_bytes(settings):
+    settings.IMPORT_BACKGROUND_BYTES = 10_000
+    bundle = archive_write({"quizzes/bank.yaml": b"slug: bank\n" * 2_000})
+    assert len(bundle) < 10_000
+    assert background.in_background(bundle)
+    assert not background.in_background(b"slug: bank\n" * 900)
+    assert background.in_background(b"slug: bank\n" * 1_000)
