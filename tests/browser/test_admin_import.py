@@ -1,6 +1,7 @@
 """The admin's import walked in the browser: upload, preview, confirm or cancel."""
 
 import pytest
+from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from quizzes.models import Quiz
@@ -69,3 +70,27 @@ def test_the_format_is_one_link_away_from_the_upload(page: Page, nu_checker, lan
         f"wider than {width} px": page.evaluate(f"document.documentElement.scrollWidth > {width}"),
     }
     assert {what: found for what, found in problems.items() if found} == {}
+
+
+def test_a_large_file_goes_through_the_task_worker(
+    page: Page, browser_attempt, nu_checker, settings
+):
+    """A file over IMPORT_BACKGROUND_BYTES: the progress page, valid and accessible, reloads
+    itself to the preview once the worker planned it, then to what the confirm imported."""
+    settings.IMPORT_BACKGROUND_BYTES = 0
+    response = admin_import_preview(page, browser_attempt, "en")
+    waiting = page.url
+    assert "/import/progress/" in waiting
+    expect(page.get_by_role("link", name="Reload now")).to_be_visible()
+    problems = {"Nu Html Checker": nu_checker.errors(response.text()), "axe": axe_violations(page)}
+    assert {what: found for what, found in problems.items() if found} == {}
+    call_command("db_worker", batch=True, interval=0, verbosity=0, startup_delay=False)
+    confirm = page.get_by_role("button", name="Confirm the import")
+    expect(confirm).to_be_visible(timeout=10_000)  # The page's script reloaded it.
+    assert page.url == waiting
+    with page.expect_navigation():
+        confirm.click()
+    assert not Quiz.objects.filter(slug="networks").exists()
+    call_command("db_worker", batch=True, interval=0, verbosity=0, startup_delay=False)
+    expect(page.locator("#content-main")).to_contain_text("Imported.", timeout=10_000)
+    assert Quiz.objects.get(slug="networks").questions.count() == 2
