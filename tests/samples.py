@@ -132,6 +132,7 @@ MOODLE_XML_EVERY_CONSTRUCT = f"""<?xml version="1.0" encoding="UTF-8"?>
   </question>
   <question type="truefalse">
     <name><text>TF2</text></name>
+    <idnumber>tf-2</idnumber>
     <questiontext format="html"><text><![CDATA[<p>UDP is reliable <img
       src="@@PLUGINFILE@@/missing.png"></p>]]></text></questiontext>
     <answer fraction="0"><text>true</text></answer>

@@ -176,6 +176,8 @@ class _Reader:
         if read.problem:
             return self.refuse(place, read.problem)
         self.warnings += [(place, warning) for warning in read.warnings]
+        if name:
+            question["key"] = name
         self.quizzes.add(question | read.fields, Origin(place=place, name=name))
         return None
 
@@ -282,15 +284,17 @@ def gift_export(data: dict, *, language: str) -> str:
 
     GIFT has no place for the rest: the quiz's description, level, pass mark and
     guide paths, the questions' guide URLs, and the other languages. The quiz's
-    title becomes the category. A true-or-false question whose choices are not
+    Moodle category (else its title) becomes the category, a question's name (else its
+    key) its ::title::. A true-or-false question whose choices are not
     named True and False in `language` is written as a single-choice one.
     """
     common.language_check(language)
-    title = common.text_in(data.get("title"), language) or data.get("slug", "")
-    lines = [f"$CATEGORY: $course$/top/{_escape(title.replace('/', '//'))}", ""]
+    lines = [f"$CATEGORY: {_escape(common.category_path(data, language))}", ""]
     writing = _Writing(language)
     for question in data.get("questions", []):
-        prompt = "[markdown]" + _escape(common.text_in(question.get("prompt"), language))
+        name = question.get("name") or question.get("key")
+        prompt = f"::{_escape(name)}::" if name else ""
+        prompt += "[markdown]" + _escape(common.text_in(question.get("prompt"), language))
         explanation = common.text_in(question.get("explanation"), language)
         general = f"####{_text(explanation)}" if explanation else ""
         kind = kinds.get(question.get("kind", kinds.DEFAULT)).exported_as(question, writing)

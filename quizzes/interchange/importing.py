@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.db.models import ProtectedError, Q
+from django.db.models import ProtectedError
 from django.utils.translation import gettext, ngettext
 from modeltranslation.utils import build_localized_fieldname
 
@@ -45,6 +45,7 @@ from quizzes.markup.images import (
     image_store,
     image_url,
 )
+from quizzes.markup.rendering import plain_title
 from quizzes.models import (
     Answer,
     AnswerChoice,
@@ -53,6 +54,7 @@ from quizzes.models import (
     Question,
     Quiz,
     content_place,
+    question_key,
     translated_fields,
 )
 
@@ -100,8 +102,8 @@ class Write:
     """One row an import writes: `change` as the preview shows it, `key` the row and `values`
     what a create or an update gives it.
 
-    The key is a guide path's or a quiz's slug, a question's quiz slug and position, a
-    choice's quiz slug, question position and position, an image's storage name. A write
+    The key is a guide path's or a quiz's slug, a question's quiz slug and key, a choice's
+    quiz slug, question key and position, an image's storage name. A write
     that isn't `listed` (the choices of a new question…) shows only in the counts.
     """
 
@@ -192,6 +194,7 @@ class _Planner:
     images: dict[str, bytes] = field(default_factory=dict)  # The file's images, checked.
     texts_rendered: bool = False  # The file's texts were rendered and found right already.
     shown: dict[str, str] = field(default_factory=dict)  # Images its quizzes show, by alt.
+    categories: dict[str, str] = field(default_factory=dict)  # The quiz of each category.
 
     def write(
         self,
@@ -415,13 +418,18 @@ def _quiz_diff(
     """The writes of a checked quiz file (`fields`, `questions` from quiz_file_check) against
     the quiz of its slug, and the deletes refused: what the preview shows and the write does.
 
-    Only what differs is written: a quiz that doesn't change keeps its stamp.
+    A question of the file is the site's question of the same key, else (a file without
+    keys) the one at its position; the others are created, and the site's questions the
+    file lacks are deleted. Only what differs is written: a quiz that doesn't change keeps
+    its stamp.
     """
     for name, alt in image_references(data).items():
         planner.shown.setdefault(name, alt)
     slug = fields["slug"]
     fields = {name: value for name, value in fields.items() if name != "slug"}
     quiz_place = gettext("quiz %(slug)s") % {"slug": slug}
+    if not _category_free(planner, slug, fields["category"], quiz_place):
+        return
     quiz = Quiz.objects.filter(slug=slug).first()
     if quiz is None:
         choices = sum(len(question.choices) for question in questions)
@@ -430,15 +438,16 @@ def _quiz_diff(
         )
         values = {**fields, "guide_paths": tuple(guide_slugs)}
         planner.write(CREATE, QUIZ, quiz_place, what, (slug,), values)
-        for question in questions:
-            _question_create(planner, slug, question, quiz_place, listed=False)
+        for item, key in zip(questions, _keys_given(questions, taken=set()), strict=True):
+            _question_create(planner, slug, item, key, quiz_place, listed=False)
         return
     changed = _changed_fields(quiz, fields)
     if set(quiz.guide_paths.values_list("slug", flat=True)) != set(guide_slugs):
         changed["guide_paths"] = tuple(guide_slugs)
     if changed:
         planner.write(UPDATE, QUIZ, quiz_place, _labels(quiz, changed), (slug,), changed)
-    existing = {question.position: question for question in quiz.questions.all()}
+    site = list(quiz.questions.all())
+    matched = _questions_match(questions, site)
     choices_of = {}
     for choice in Choice.objects.filter(question__quiz=quiz):
         choices_of.setdefault(choice.question_id, {})[choice.position] = choice
@@ -446,31 +455,80 @@ def _quiz_diff(
     picked = set(
         AnswerChoice.objects.filter(choice__question__quiz=quiz).values_list("choice", flat=True)
     )
-    for number, item in enumerate(questions, 1):
+    new_keys = iter(_keys_given(questions, taken={question.key for question in site}))
+    for number, (item, question) in enumerate(zip(questions, matched, strict=True), 1):
         place = f"{quiz_place}, {content_place(number)}"
-        question = existing.pop(item.position, None)
         if question is None:
-            _question_create(planner, slug, item, place, listed=True)
+            _question_create(planner, slug, item, next(new_keys), place, listed=True)
             continue
-        key = (slug, item.position)
-        changed = _changed_fields(question, item.fields)
+        next(new_keys)
+        key = (slug, question.key)
+        changed = _changed_fields(question, {**item.fields, "position": item.position})
         if changed:
             planner.write(UPDATE, QUESTION, place, _labels(question, changed), key, changed)
         old_choices = dict(choices_of.get(question.pk, {}))
         _choices_diff(
             planner, item, old_choices, picked, key=key, quiz_place=quiz_place, number=number
         )
-    for question in existing.values():
+    kept = {question.key for question in matched if question is not None}
+    for question in site:
+        if question.key in kept:
+            continue
         place = gettext("%(quiz)s, question at position %(position)s") % {
             "quiz": quiz_place,
             "position": question.position,
         }
         if question.pk in answered:
             planner.errors.append((place, _answered()))
-        key = (slug, question.position)
+        key = (slug, question.key)
         for position in choices_of.get(question.pk, {}):  # Before their question, one by one.
             planner.write(DELETE, CHOICE, place, "", (*key, position), listed=False)
         planner.write(DELETE, QUESTION, place, _quoted(question.prompt), key)
+
+
+def _category_free(planner: _Planner, slug: str, category: str, quiz_place: str) -> bool:
+    """Whether no other quiz, of the site or of this import, comes from `category`."""
+    if not category:
+        return True
+    other = planner.categories.setdefault(category, slug)
+    if other == slug:
+        other = (
+            Quiz.objects.filter(category=category)
+            .exclude(slug=slug)
+            .values_list("slug", flat=True)
+            .first()
+        )
+    if other is None or other == slug:
+        return True
+    message = gettext("quiz %(slug)s already comes from the category “%(category)s”.")
+    planner.errors.append((quiz_place, message % {"slug": other, "category": category}))
+    return False
+
+
+def _questions_match(questions: list, site: list[Question]) -> list[Question | None]:
+    """The site's question each question of the file is: the one of its key, else, for a
+    question without a key, the one at its position whose key the file doesn't give."""
+    by_key = {question.key: question for question in site}
+    given = {item.key for item in questions if item.key}
+    by_position = {question.position: question for question in site if question.key not in given}
+    return [
+        by_key.get(item.key) if item.key else by_position.get(item.position) for item in questions
+    ]
+
+
+def _keys_given(questions: list, *, taken: set[str]) -> list[str]:
+    """The key each question of the file gets if it is new: its own, else one made from its
+    prompt, unlike the `taken` keys and the file's."""
+    taken = taken | {item.key for item in questions if item.key}
+    keys = []
+    for item in questions:
+        if item.key:
+            keys.append(item.key)
+            continue
+        key = question_key(plain_title(item.fields[_default("prompt")]), taken)
+        taken.add(key)
+        keys.append(key)
+    return keys
 
 
 def _choices_diff(
@@ -484,7 +542,21 @@ def _choices_diff(
     number: int,
 ) -> None:
     """The writes of a question's choices in the file (`item`) against those it has
-    (`old_choices`, by position), the deletes of picked choices refused."""
+    (`old_choices`, by position), the deletes of picked choices refused. A change of which
+    choices are correct is said among the warnings."""
+    correct_before = [c.text for _p, c in sorted(old_choices.items()) if c.is_correct]
+    correct_after = [
+        choice_fields[_default("text")]
+        for _position, choice_fields in item.choices
+        if choice_fields["is_correct"]
+    ]
+    if correct_before != correct_after:
+        message = gettext("the correct answer changes from %(before)s to %(after)s.")
+        values = {
+            "before": ", ".join(map(_quoted, correct_before)) or "—",
+            "after": ", ".join(map(_quoted, correct_after)) or "—",
+        }
+        planner.warnings.append((f"{quiz_place}, {content_place(number)}", message % values))
     for choice_number, (position, choice_fields) in enumerate(item.choices, 1):
         choice_place = f"{quiz_place}, {content_place(number, choice_number)}"
         choice = old_choices.pop(position, None)
@@ -499,20 +571,23 @@ def _choices_diff(
     for choice in old_choices.values():
         choice_place = gettext(
             "%(quiz)s, question at position %(question)s, choice at position %(choice)s"
-        ) % {"quiz": quiz_place, "question": key[1], "choice": choice.position}
+        ) % {"quiz": quiz_place, "question": item.position, "choice": choice.position}
         if choice.pk in picked:
             planner.errors.append((choice_place, _answered()))
         planner.write(DELETE, CHOICE, choice_place, _quoted(choice.text), (*key, choice.position))
 
 
-def _question_create(planner: _Planner, slug: str, item, place: str, *, listed: bool) -> None:
+def _question_create(
+    planner: _Planner, slug: str, item, question_key: str, place: str, *, listed: bool
+) -> None:
     """A new question and its choices; listed, it says what it brings."""
     what = ""
     if listed:
         prompt = _quoted(item.fields[_default("prompt")])
         what = f"{prompt}, " + _count_text(CHOICE, len(item.choices))
-    key = (slug, item.position)
-    planner.write(CREATE, QUESTION, place, what, key, item.fields, listed=listed)
+    key = (slug, question_key)
+    values = {**item.fields, "position": item.position}
+    planner.write(CREATE, QUESTION, place, what, key, values, listed=listed)
     for position, choice_fields in item.choices:
         planner.write(CREATE, CHOICE, place, "", (*key, position), choice_fields, listed=False)
 
@@ -549,8 +624,8 @@ def _moodle_images(planner: _Planner, parsed: Parsed) -> Parsed:
 
 
 def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug: str | None):
-    """A GIFT or Moodle XML file's quizzes: each fills the texts in `language` of the quiz it
-    matches (the target quiz, or the quiz of the same title), or is a new quiz."""
+    """A GIFT or Moodle XML file's quizzes: each fills the quiz it matches (the quiz picked,
+    else the quiz of its Moodle category), or is a new quiz; never a quiz of the same title."""
     planner.problems.extend(parsed.problems)
     planner.warnings.extend(parsed.warnings)
     parsed = _moodle_images(planner, parsed)
@@ -558,39 +633,52 @@ def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug:
     numbers: dict[str, int] = {}
     for data, origins in zip(parsed.quizzes, parsed.origins, strict=True):
         title = data["title"][language]
-        quiz, problem = _quiz_match(title, quiz_slug)
+        category = data.get("category", "")
+        quiz = _quiz_match(category, quiz_slug)
         quiz_place = gettext("quiz “%(title)s”") % {"title": title}
-        if problem:
-            planner.problems.append((quiz_place, problem))
-            continue
         if quiz is None and language != settings.LANGUAGE_CODE:
             message = gettext(
-                "no quiz of the site has this title. A file in %(language)s only fills the "
-                "%(language)s texts of quizzes that exist (pick the quiz, or import the "
-                "%(default)s questions first): left out."
+                "no quiz of the site comes from this category. A file in %(language)s only "
+                "fills the %(language)s texts of quizzes that exist (pick the quiz, or "
+                "import the %(default)s questions first): left out."
             )
             values = {"language": language, "default": settings.LANGUAGE_CODE}
             planner.problems.append((quiz_place, message % values))
             continue
         if quiz is None:
             slug = quiz_slug or quiz_slug_for(title, taken, numbers)
-            _quiz_plan(planner, {**data, "slug": slug}, known_guides=set(), place="")
+            data = {**data, "slug": slug, "questions": _keys_unique(data["questions"], language)}
+            _quiz_plan(planner, data, known_guides=set(), place="")
             continue
+        message = gettext("fills %(quiz)s, of the category “%(category)s”.")
+        if quiz_slug:
+            message = gettext("fills %(quiz)s, the quiz picked.")
+        quiz_values = {"quiz": gettext("quiz %(slug)s") % {"slug": quiz.slug}, "category": category}
+        planner.matches.append((quiz_place, message % quiz_values))
         merged = _translations_fill(planner, quiz, data, origins, language=language)
         _quiz_plan(planner, merged, known_guides=set(), place="")
 
 
-def _quiz_match(title: str, quiz_slug: str | None) -> tuple[Quiz | None, str]:
-    """The quiz a file's quiz fills: the target quiz, else the one of the same title."""
+def _quiz_match(category: str, quiz_slug: str | None) -> Quiz | None:
+    """The quiz a file's quiz fills: the quiz picked, else the one of its Moodle category."""
     if quiz_slug:
-        return Quiz.objects.filter(slug=quiz_slug).first(), ""
-    titles = Q()
-    for code, _name in settings.LANGUAGES:
-        titles |= Q(**{build_localized_fieldname("title", code): title})
-    matches = list(Quiz.objects.filter(titles)[:2])
-    if len(matches) > 1:
-        return None, gettext("several quizzes have this title: pick the quiz to fill.")
-    return (matches[0] if matches else None), ""
+        return Quiz.objects.filter(slug=quiz_slug).first()
+    if category:
+        return Quiz.objects.filter(category=category).first()
+    return None
+
+
+def _keys_unique(questions: list[dict], language: str, taken: set[str] | None = None) -> list:
+    """The questions of a Moodle file, each with a key unlike the others' and the `taken`
+    ones: its Moodle ID number or name, else its prompt's first line ("… (2)" when taken)."""
+    taken = set(taken or ())
+    keyed = []
+    for item in questions:
+        source = item.get("key") or plain_title(item["prompt"].get(language, ""))
+        key = question_key(source, taken)
+        taken.add(key)
+        keyed.append({**item, "key": key})
+    return keyed
 
 
 _QUESTION_TEXTS = ("prompt", "explanation")
@@ -598,59 +686,127 @@ _CHOICE_TEXTS = ("text", "feedback")
 
 
 def _translations_fill(planner, quiz: Quiz, data: dict, origins, *, language: str) -> dict:
-    """The quiz's own file with the texts in `language` taken from the file's quiz.
+    """The quiz's own file with the file's quiz in `language` merged in.
 
-    Questions are matched by position, then choices by position; a question of
-    another kind or with another number of choices is left out. Questions past
-    the quiz's last are added when the file is in the default language.
+    A question of the file is the quiz's question of the same key (its Moodle ID number or
+    name, else its prompt's first line), else of the same Moodle name; a question of a file
+    in another language without a name is the quiz's question at its number. A file in the
+    default language says what a question is: its kind, its texts in that language, its
+    choices and which are correct (a change said among the warnings), and its questions the
+    quiz lacks are added. A file in another language fills only that language's texts: a
+    question of another kind or number of choices is left out. The quiz's questions the file
+    lacks are kept.
     """
     merged = quiz_export(quiz=quiz)
     quiz_place = gettext("quiz %(slug)s") % {"slug": quiz.slug}
+    default = language == settings.LANGUAGE_CODE
     if data.get("description"):
         merged.setdefault("description", {})[language] = data["description"][language]
+    if data.get("category") and not quiz.category:
+        merged["category"] = data["category"]
     questions = merged["questions"]
+    numbers = {id(question): number for number, question in enumerate(questions, 1)}
+    by_key = {question["key"]: question for question in questions}
+    names = Counter(question.get("name") for question in questions)
+    by_name = {q["name"]: q for q in questions if q.get("name") and names[q["name"]] == 1}
     last = max((q.get("position", n) for n, q in enumerate(questions, 1)), default=0)
-    for number, (item, origin) in enumerate(zip(data["questions"], origins, strict=True), 1):
-        if number > len(questions):
-            if language != settings.LANGUAGE_CODE:
-                message = gettext(
-                    "%(quiz)s has no question %(number)s, and a question can't be made from "
-                    "%(language)s texts alone: left out."
-                )
-                values = {"quiz": quiz_place, "number": number, "language": language}
-                planner.problems.append((origin.place, message % values))
-                continue
+    claimed: set[int] = set()
+    items = _keys_unique(data["questions"], language) if default else data["questions"]
+    for number, (item, origin) in enumerate(zip(items, origins, strict=True), 1):
+        target = by_key.get(item.get("key")) or by_name.get(item.get("name"))
+        if target is None and not default and not item.get("key") and number <= len(questions):
+            target = questions[number - 1]
+        if target is not None and id(target) in claimed:
+            message = gettext(
+                "%(quiz)s, %(place)s is filled by an earlier question of the file: left out."
+            )
+            values = {"quiz": quiz_place, "place": content_place(numbers[id(target)])}
+            planner.problems.append((origin.place, message % values))
+            continue
+        if target is None and not default:
+            message = gettext(
+                "%(quiz)s has no question of this name, and a question can't be made from "
+                "%(language)s texts alone: left out."
+            )
+            values = {"quiz": quiz_place, "language": language}
+            planner.problems.append((origin.place, message % values))
+            continue
+        if target is None:
             last += 1
-            questions.append({**item, "position": last})
+            key = question_key(item["key"], set(by_key))
+            by_key[key] = {**item, "key": key, "position": last}
+            questions.append(by_key[key])
+            claimed.add(id(by_key[key]))
             message = gettext("added to %(quiz)s as a new question.")
             planner.matches.append((origin.place, message % {"quiz": quiz_place}))
             continue
-        target = questions[number - 1]
-        place = content_place(number)
-        kind = item.get("kind", kinds.DEFAULT)
-        if kind != target.get("kind", kinds.DEFAULT) or len(item["choices"]) != len(
-            target["choices"]
-        ):
+        claimed.add(id(target))
+        place = content_place(numbers[id(target)])
+        if default:
+            _question_replace(item, target, language)
+        elif not _translation_copy(planner, item, target, origin, language=language):
             message = gettext(
                 "does not match %(quiz)s, %(place)s (another kind or number of choices): left out."
             )
             planner.problems.append((origin.place, message % {"quiz": quiz_place, "place": place}))
             continue
-        _texts_copy(item, target, _QUESTION_TEXTS, language)
-        for choice, target_choice in zip(item["choices"], target["choices"], strict=True):
-            _texts_copy(choice, target_choice, _CHOICE_TEXTS, language)
-        if [bool(c.get("correct")) for c in item["choices"]] != [
-            bool(c.get("correct")) for c in target["choices"]
-        ]:
-            message = gettext("other choices are correct in the file: the site's are kept.")
-            planner.warnings.append((origin.place, message))
         message = gettext("matched %(quiz)s, %(place)s.")
         planner.matches.append((origin.place, message % {"quiz": quiz_place, "place": place}))
-    if len(data["questions"]) < len(questions):
-        message = gettext("questions %(first)s to %(last)s are not in the file: they are kept.")
-        values = {"first": len(data["questions"]) + 1, "last": len(questions)}
-        planner.matches.append((quiz_place, message % values))
+    kept = sum(id(question) not in claimed for question in questions)
+    if kept:
+        message = ngettext(
+            "%(count)s question of the quiz is not in the file: it is kept.",
+            "%(count)s questions of the quiz are not in the file: they are kept.",
+            kept,
+        )
+        planner.matches.append((quiz_place, message % {"count": kept}))
     return merged
+
+
+def _question_replace(item: dict, target: dict, language: str) -> None:
+    """A question of the site (`target`, a quiz-file dict) as the default-language file's
+    `item` says: its kind, name, choice order, texts in that language and choices; the
+    other languages' texts of its choices are kept when the number of choices is the same."""
+    for name in ("kind", "keep_choice_order", "name"):
+        if name in item:
+            target[name] = item[name]
+        else:
+            target.pop(name, None)
+    _texts_set(item, target, _QUESTION_TEXTS, language)
+    if len(item["choices"]) != len(target["choices"]):
+        target["choices"] = [dict(choice) for choice in item["choices"]]
+        return
+    for choice, target_choice in zip(item["choices"], target["choices"], strict=True):
+        _texts_set(choice, target_choice, _CHOICE_TEXTS, language)
+        target_choice["correct"] = bool(choice.get("correct"))
+
+
+def _translation_copy(planner, item: dict, target: dict, origin, *, language: str) -> bool:
+    """Fill a site question's (`target`) texts in `language` from the file's `item`, if it
+    is of the same kind and number of choices; the site's correct choices are kept."""
+    kind = item.get("kind", kinds.DEFAULT)
+    if kind != target.get("kind", kinds.DEFAULT) or len(item["choices"]) != len(target["choices"]):
+        return False
+    _texts_copy(item, target, _QUESTION_TEXTS, language)
+    for choice, target_choice in zip(item["choices"], target["choices"], strict=True):
+        _texts_copy(choice, target_choice, _CHOICE_TEXTS, language)
+    if [bool(c.get("correct")) for c in item["choices"]] != [
+        bool(c.get("correct")) for c in target["choices"]
+    ]:
+        message = gettext("other choices are correct in the file: the site's are kept.")
+        planner.warnings.append((origin.place, message))
+    return True
+
+
+def _texts_set(source: dict, target: dict, names: tuple[str, ...], language: str) -> None:
+    """The texts in `language` as `source` has them (a text it lacks is removed), with the
+    other languages a Moodle multilang text holds."""
+    for name in names:
+        texts = target.setdefault(name, {})
+        if isinstance(texts, str):
+            texts = target[name] = {settings.LANGUAGE_CODE: texts}
+        texts.pop(language, None)
+    _texts_copy(source, target, names, language)
 
 
 def _texts_copy(source: dict, target: dict, names: tuple[str, ...], language: str) -> None:
@@ -683,6 +839,7 @@ def import_apply(*, plan: ImportPlan) -> ImportPlan:
 
 _MODELS = {GUIDE_PATH: GuidePath, QUIZ: Quiz, QUESTION: Question, CHOICE: Choice}
 _PARENTS = {QUESTION: (QUIZ, "quiz"), CHOICE: (QUESTION, "question")}
+_KEY_FIELDS = {QUESTION: "key", CHOICE: "position"}  # What the last part of a key is.
 _BATCHED = (QUESTION, CHOICE)
 _BATCH_SIZE = 500
 # An UPDATE of a batch sets each column to a CASE over the batch's rows, which the database
@@ -694,11 +851,12 @@ _UPDATE_BATCH_SIZE = 100
 class _Writer:
     """Writes a plan's rows: guide paths, quizzes and images one by one, as they come; the
     writes of questions and choices kept and done together before the next write of another
-    kind and at the end: deletes, then creates (questions before their choices), then
-    updates, which can't collide (a plan creates at positions its quiz lacks and deletes at
-    positions its file lacks). `bulk_create`, `bulk_update` and `delete` move the quizzes'
-    stamps as saves do. A quiz's questions and choices are read once, the first time one of
-    them is written."""
+    kind and at the end: deletes, then the questions that move (to free positions first, as
+    positions are unique in a quiz), then creates (questions before their choices), then
+    updates. A plan creates at positions that its deletes and moves free. `bulk_create`,
+    `bulk_update` and `delete` move the quizzes' stamps as saves do. A quiz's questions and
+    choices are read once, the first time one of them is written; a question is keyed by its
+    key, a choice by its question's key and its position."""
 
     images: dict[str, bytes]
     rows: dict[tuple, object] = field(default_factory=dict)  # (thing, key): its row.
@@ -709,6 +867,7 @@ class _Writer:
     updated_fields: dict[str, set] = field(
         default_factory=lambda: {thing: set() for thing in _BATCHED}
     )
+    moves: dict[int, tuple[Question, int]] = field(default_factory=dict)  # (row, position).
 
     def write(self, write: Write) -> None:
         thing = write.change.thing
@@ -737,7 +896,7 @@ class _Writer:
         if parent is None:
             raise model.DoesNotExist(f"{parent_thing} {key[:-1]} of {thing} {key}")
         if kind == CREATE:
-            row = model(**{parent_field: parent, "position": key[-1]}, **values)
+            row = model(**{parent_field: parent, _KEY_FIELDS[thing]: key[-1]}, **values)
             self.creates[thing].append(row)
             self.rows[thing, key] = row
             return
@@ -748,6 +907,10 @@ class _Writer:
             return
         if row is None:
             raise model.DoesNotExist(f"{thing} {key}")
+        if "position" in values:
+            self.moves[id(row)] = (row, values.pop("position"))
+        if not values:
+            return
         for name, value in values.items():
             setattr(row, name, value)
         self.updates[thing][id(row)] = row
@@ -758,6 +921,8 @@ class _Writer:
         for thing in reversed(_BATCHED):  # Choices first: no cascade to collect.
             if self.deletes[thing]:
                 self._delete(thing)
+        if self.moves:
+            self._move()
         for thing in _BATCHED:
             if self.creates[thing]:
                 _MODELS[thing].objects.bulk_create(self.creates[thing], batch_size=_BATCH_SIZE)
@@ -769,6 +934,24 @@ class _Writer:
                 rows = list(self.updates[thing].values())
                 model.objects.bulk_update(rows, names, batch_size=_UPDATE_BATCH_SIZE)
                 self.updates[thing], self.updated_fields[thing] = {}, set()
+
+    def _move(self) -> None:
+        """Move questions to their new positions: first past every position of their
+        quizzes, then where they go, so that no two share a position on the way."""
+        moves = list(self.moves.values())
+        self.moves = {}
+        rows = [row for (thing, _key), row in self.rows.items() if thing == QUESTION]
+        start = max(row.position for row in rows) + max(position for _row, position in moves)
+        for number, (row, _position) in enumerate(moves, 1):
+            row.position = start + number
+        Question.objects.bulk_update(
+            [row for row, _p in moves], ["position"], batch_size=_UPDATE_BATCH_SIZE
+        )
+        for row, position in moves:
+            row.position = position
+        Question.objects.bulk_update(
+            [row for row, _p in moves], ["position"], batch_size=_UPDATE_BATCH_SIZE
+        )
 
     def _delete(self, thing: str) -> None:
         places = self.deletes[thing]
@@ -800,12 +983,12 @@ class _Writer:
         if quiz is None:
             return
         self.rows.setdefault((QUIZ, (slug,)), quiz)
-        positions = {}
+        keys = {}
         for question in Question.objects.filter(quiz=quiz):
-            positions[question.pk] = question.position
-            self.rows.setdefault((QUESTION, (slug, question.position)), question)
+            keys[question.pk] = question.key
+            self.rows.setdefault((QUESTION, (slug, question.key)), question)
         for choice in Choice.objects.filter(question__quiz=quiz):
-            key = (slug, positions[choice.question_id], choice.position)
+            key = (slug, keys[choice.question_id], choice.position)
             self.rows.setdefault((CHOICE, key), choice)
 
 

@@ -151,6 +151,15 @@ def quiz_slug_for(title: str, taken: set[str], numbers: dict[str, int]) -> str:
     return slug
 
 
+def category_path(data: dict, language: str) -> str:
+    """The Moodle category a quiz-file dict is written in: the one it came from, else one
+    named after its title ("$course$/top/Networks"; a "/" in it is "//")."""
+    if data.get("category"):
+        return data["category"]
+    title = text_in(data.get("title"), language) or data.get("slug", "")
+    return "$course$/top/" + title.replace("/", "//")
+
+
 def default_quiz_title(language: str) -> str:
     with translation.override(language):
         return gettext("Imported questions")
@@ -710,7 +719,8 @@ class QuizCollector:
     """Sorts the questions read into quizzes: one per Moodle category, or all into one.
 
     A category's quiz is made when its first question is added, so a category
-    without questions that could be imported makes no quiz.
+    without questions that could be imported makes no quiz; it keeps the category's path,
+    by which a later import of the same category finds it.
     """
 
     language: str
@@ -735,6 +745,8 @@ class QuizCollector:
             title = category_title(self._category) or default_quiz_title(self.language)
             slug = self.quiz_slug or quiz_slug_for(title, self._slugs, self._numbers)
             quiz = {"slug": slug, "title": {self.language: title}}
+            if self._category and not self.quiz_slug:
+                quiz["category"] = self._category
             description = self._descriptions.get(self._category)
             if description:
                 quiz["description"] = {self.language: description}

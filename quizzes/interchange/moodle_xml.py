@@ -175,6 +175,11 @@ class _Reader:
             else:
                 message = gettext("the file “%(name)s” is shown by no text: not kept.")
                 self.warnings.append((place, message % {"name": reference}))
+        idnumber = (element.findtext("idnumber") or "").strip()
+        if idnumber or name:
+            question["key"] = idnumber or name
+        if name and name != question["key"]:
+            question["name"] = name
         self.quizzes.add(question, Origin(place=place, name=name))
         return None
 
@@ -346,12 +351,15 @@ class _Writer:
         prompt = self.plain(question.get("prompt"))
         kind = kinds.get(question.get("kind", kinds.DEFAULT)).exported_as(question, self)
         element = ET.SubElement(parent, "question", {"type": kind.moodle_type})
-        ET.SubElement(ET.SubElement(element, "name"), "text").text = _name(prompt)
+        name = question.get("name") or question.get("key") or _name(prompt)
+        ET.SubElement(ET.SubElement(element, "name"), "text").text = name
         self.text(element, "questiontext", prompt)
         self.text(element, "generalfeedback", self.plain(question.get("explanation")))
         ET.SubElement(element, "defaultgrade").text = "1"
         ET.SubElement(element, "penalty").text = kind.moodle_penalty
         ET.SubElement(element, "hidden").text = "0"
+        if question.get("key"):
+            ET.SubElement(element, "idnumber").text = question["key"]
         kind.moodle_write(element, question, self)
 
     def plain(self, value) -> str:
@@ -402,8 +410,7 @@ def moodle_xml_export_quizzes(
     root = ET.Element("quiz")
     for data in quizzes:
         category = ET.SubElement(root, "question", {"type": "category"})
-        title = common.text_in(data.get("title"), language) or data.get("slug", "")
-        path = "$course$/top/" + title.replace("/", "//")
+        path = common.category_path(data, language)
         ET.SubElement(ET.SubElement(category, "category"), "text").text = path
         description = common.text_in(data.get("description"), language)
         if description:

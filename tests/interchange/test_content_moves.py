@@ -334,8 +334,13 @@ def _bytes(value) -> bytes:
 # Languages
 
 
-def test_a_french_file_fills_the_french_texts_of_the_quiz_it_matches(db, tmp_path, guide):
+def test_a_french_file_fills_the_french_texts_of_the_quiz_of_its_category(db, tmp_path, guide):
     quiz = make_quiz(questions=3, guide=guide)
+    title_only = write(tmp_path, "title.gift", gift_export(quiz_export(quiz=quiz), language="fr"))
+    out = run("importquiz", title_only, "--language", "fr", "--dry-run")
+    assert "no quiz of the site comes from this category" in out  # Never matched by title.
+    Quiz.objects.filter(pk=quiz.pk).update(category="$course$/top/Parallelism")
+    quiz.refresh_from_db()
     french = gift_export(quiz_export(quiz=quiz), language="fr")
     english_before = [
         (q.prompt_en, [c.text_en for c in q.choices.all()]) for q in quiz.questions.all()
@@ -347,7 +352,8 @@ def test_a_french_file_fills_the_french_texts_of_the_quiz_it_matches(db, tmp_pat
     out = run("importquiz", path, "--language", "fr", "--dry-run")
     assert "Update: 3 questions, 12 choices.\n" in out
     assert "  update: quiz dp-quiz, question 1: prompt (fr), explanation (fr)\n" in out
-    assert "Matched:\n  line 3: matched quiz dp-quiz, question 1.\n" in out
+    assert "fills quiz dp-quiz, of the category “$course$/top/Parallelism”." in out
+    assert "  line 3 (“Question 1 prompt”): matched quiz dp-quiz, question 1.\n" in out
     assert Question.objects.get(quiz=quiz, position=1).prompt_fr == ""
 
     run("importquiz", path, "--language", "fr")
@@ -368,14 +374,20 @@ def test_a_french_file_says_what_did_not_match_and_makes_no_quiz(db, tmp_path, g
     data["questions"].append(data["questions"][0])
     path = write(tmp_path, "fr.gift", gift_export(data, language="fr"))
     out = run("importquiz", path, "--language", "fr", "--quiz", "dp-quiz", "--dry-run")
-    assert "  line 3: matched quiz dp-quiz, question 1.\n" in out
+    assert "  line 3 (“Question 1 prompt”): matched quiz dp-quiz, question 1.\n" in out
     assert (
-        "  line 11: does not match quiz dp-quiz, question 2 (another kind or number of "
-        "choices): left out.\n"
+        "  line 11 (“Question 2 prompt”): does not match quiz dp-quiz, question 2 (another "
+        "kind or number of choices): left out.\n"
     ) in out
     assert (
-        "  line 18: quiz dp-quiz has no question 3, and a question can't be made from fr "
-        "texts alone: left out.\n"
+        "  line 18 (“Question 1 prompt”): quiz dp-quiz, question 1 is filled by an earlier "
+        "question of the file: left out.\n"
+    ) in out
+    unknown = write(tmp_path, "unknown.gift", "::Nowhere:: Où ?{=Ici ~Là}\n")
+    out = run("importquiz", unknown, "--language", "fr", "--quiz", "dp-quiz", "--dry-run")
+    assert (
+        "  line 1 (“Nowhere”): quiz dp-quiz has no question of this name, and a question "
+        "can't be made from fr texts alone: left out.\n"
     ) in out
 
     other = write(tmp_path, "new.gift", "$CATEGORY: Nouveau\n\nUn ?{=Oui ~Non}\n")
@@ -612,7 +624,9 @@ def test_admin_french_fill_of_a_target_quiz(editor_client, guide):
     french = make_quiz(slug="fr-source", questions=2)
     content = gift_export(quiz_export(quiz=french), language="fr").encode()
     response = _upload(editor_client, content, "fr.gift", language="fr", quiz="dp-quiz")
-    assert "line 3: matched quiz dp-quiz, question 1." in response.content.decode()
+    assert "line 3 (“Question 1 prompt”): matched quiz dp-quiz, question 1." in (
+        response.content.decode()
+    )
     editor_client.post(CONFIRM_URL, {"token": response.context["token"], "confirm": "x"})
     assert quiz.questions.get(position=2).prompt_fr == "Énoncé de la question 2"
     assert list(Quiz.objects.get(slug="dp-quiz").guide_paths.all()) == [guide]

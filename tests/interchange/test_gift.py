@@ -29,6 +29,7 @@ def test_every_construct_is_read_field_by_field():
     assert networks["title"] == {"en": "Networks"}
     questions = networks["questions"]
     assert questions[0] == {
+        "key": "Ports",
         "prompt": {"en": "Which port does HTTP use?"},
         "explanation": {"en": "Port 443 is HTTPS."},
         "choices": [
@@ -38,6 +39,7 @@ def test_every_construct_is_read_field_by_field():
         ],
     }
     assert questions[1] == {
+        "key": "Weights",
         "prompt": {"en": "Which are transport protocols?"},
         "kind": "multiple",
         "choices": [
@@ -54,6 +56,7 @@ def test_every_construct_is_read_field_by_field():
     assert questions[3]["choices"] == [choice("True", False), choice("False", True)]
     # {FALSE#wrong#right}: a learner who picks True is wrong.
     assert questions[4] == {
+        "key": "TF feedback",
         "prompt": {"en": "IP is a transport protocol."},
         "explanation": {"en": "IP is the network layer."},
         "kind": "true_false",
@@ -76,6 +79,7 @@ def test_every_construct_is_read_field_by_field():
     assert questions[9]["prompt"] == {"en": "Is 2 \\* 3 = 6 in \\[plain\\] text_like_this?"}
     assert questions[10]["prompt"] == {"en": "\\# Not a heading, and \\<b>not bold\\</b>"}
     assert questions[11] == {
+        "key": "Back",
         "prompt": {"en": "Back in Networks?"},
         "choices": [choice("Yes", True), choice("No")],
     }
@@ -282,6 +286,7 @@ def test_moodle_documented_examples():
         "",
     ]
     assert questions[0] == {
+        "key": "Q1",
         "prompt": {"en": "1+1=2"},
         "kind": "true_false",
         "choices": [choice("True", True), choice("False")],

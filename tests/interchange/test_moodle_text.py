@@ -248,8 +248,14 @@ def test_a_multilang_file_fills_both_languages_of_the_quiz_it_matches(db):
     plan = import_plan(content=content.encode(), name="q.gift", language="en", quiz_slug=quiz.slug)
     assert not plan.problems
     import_apply(plan=plan)
-    question = quiz.questions.get()
-    assert (question.prompt_en, question.prompt_fr) == ("Which one?", "Laquelle ?")
+    # A question without a name is known by its prompt: a new one, the quiz's kept.
+    kept, question = quiz.questions.order_by("position")
+    assert kept.prompt_en == "Question 1 prompt"
+    assert (question.key, question.prompt_en, question.prompt_fr) == (
+        "Which one?",
+        "Which one?",
+        "Laquelle ?",
+    )
     first = question.choices.order_by("position").first()
     assert (first.text_en, first.text_fr) == ("First", "La première")
 

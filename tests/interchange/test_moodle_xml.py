@@ -32,10 +32,12 @@ def test_every_construct_is_read_field_by_field():
         {
             "slug": "networks",
             "title": {"en": "Networks"},
+            "category": "$course$/top/Default for Course/Networks",
             "description": {"en": "About **networks**."},
             "questions": [
                 {
                     "prompt": {"en": "Which port? ![Port map](images/port%20map.png)"},
+                    "key": "Ports",
                     "explanation": {"en": "Port `80`, see RFC."},
                     "choices": [
                         choice("80", True, "Yes: *HTTP*."),
@@ -48,6 +50,7 @@ def test_every_construct_is_read_field_by_field():
                         "en": "Which are *transport* protocols?\n"
                         "![diagram](images/port%20map-2.png)"
                     },
+                    "key": "Weights",
                     "kind": "multiple",
                     "choices": [
                         choice("TCP \\*", True),
@@ -60,15 +63,19 @@ def test_every_construct_is_read_field_by_field():
         {
             "slug": "truths",
             "title": {"en": "Truths"},
+            "category": "$course$/top/Truths",
             "questions": [
                 {
                     "prompt": {"en": "TCP is reliable & ordered"},
+                    "key": "TF",
                     "explanation": {"en": "It retransmits."},
                     "kind": "true_false",
                     "choices": [choice("True", True, "Right"), choice("False", False, "Wrong")],
                 },
                 {
                     "prompt": {"en": "UDP is reliable ![](images/missing.png)"},
+                    "name": "TF2",
+                    "key": "tf-2",
                     "kind": "true_false",
                     "choices": [choice("True"), choice("False", True)],
                 },
@@ -215,6 +222,7 @@ QUIZ = {
     "shuffle_choices": True,
     "questions": [
         {
+            "key": "q1",
             "prompt": {"en": "Which port? ![Port map](images/port%20map.png) <b>&amp;</b>"},
             "explanation": {"en": "Port `80`.\n\nSee ![](images/sub/rfc.png)."},
             "choices": [
@@ -223,6 +231,7 @@ QUIZ = {
             ],
         },
         {
+            "key": "q2",
             "prompt": {"en": "Which are transport protocols?"},
             "kind": "multiple",
             "choices": [
@@ -233,6 +242,7 @@ QUIZ = {
             ],
         },
         {
+            "key": "q3",
             "prompt": {"en": "TCP is reliable."},
             "kind": "true_false",
             "choices": [
@@ -241,6 +251,7 @@ QUIZ = {
             ],
         },
         {
+            "key": "q4",
             "prompt": {"en": "Yes or no?"},
             "kind": "true_false",
             "choices": [
