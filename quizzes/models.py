@@ -266,16 +266,26 @@ class _Ordered(models.Model):
 QUESTION_KEY_LENGTH = 100
 
 
-def question_key(text: str, taken: set[str]) -> str:
+def question_key(text: str, taken: set[str], numbers: dict[str, int] | None = None) -> str:
     """A key for a question, unlike the `taken` keys of its quiz, from `text` (a Moodle ID
-    number or name, or its prompt's plain title): "… (2)" when taken."""
+    number or name, or its prompt's plain title): "… (2)" when taken. `numbers` keeps the
+    last number tried after each text, so that thousands of questions of one prompt don't
+    try the same numbers again each time."""
     base = " ".join(text.split())[:QUESTION_KEY_LENGTH] or "question"
-    key, number = base, 1
+    numbers = {} if numbers is None else numbers
+    key, number = base, numbers.get(base, 1)
+    if number > 1:
+        key = _numbered(base, number)
     while key in taken:
         number += 1
-        suffix = f" ({number})"
-        key = base[: QUESTION_KEY_LENGTH - len(suffix)] + suffix
+        key = _numbered(base, number)
+    numbers[base] = number
     return key
+
+
+def _numbered(base: str, number: int) -> str:
+    suffix = f" ({number})"
+    return base[: QUESTION_KEY_LENGTH - len(suffix)] + suffix
 
 
 class Question(_Ordered):

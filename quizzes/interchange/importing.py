@@ -520,12 +520,12 @@ def _keys_given(questions: list, *, taken: set[str]) -> list[str]:
     """The key each question of the file gets if it is new: its own, else one made from its
     prompt, unlike the `taken` keys and the file's."""
     taken = taken | {item.key for item in questions if item.key}
-    keys = []
+    keys, numbers = [], {}
     for item in questions:
         if item.key:
             keys.append(item.key)
             continue
-        key = question_key(plain_title(item.fields[_default("prompt")]), taken)
+        key = question_key(plain_title(item.fields[_default("prompt")]), taken, numbers)
         taken.add(key)
         keys.append(key)
     return keys
@@ -668,14 +668,14 @@ def _quiz_match(category: str, quiz_slug: str | None) -> Quiz | None:
     return None
 
 
-def _keys_unique(questions: list[dict], language: str, taken: set[str] | None = None) -> list:
-    """The questions of a Moodle file, each with a key unlike the others' and the `taken`
-    ones: its Moodle ID number or name, else its prompt's first line ("… (2)" when taken)."""
-    taken = set(taken or ())
-    keyed = []
+def _keys_unique(questions: list[dict], language: str) -> list:
+    """The questions of a Moodle file, each with a key unlike the others': its Moodle ID
+    number or name, else its prompt's first line ("… (2)" when taken)."""
+    taken: set[str] = set()
+    keyed, numbers = [], {}
     for item in questions:
         source = item.get("key") or plain_title(item["prompt"].get(language, ""))
-        key = question_key(source, taken)
+        key = question_key(source, taken, numbers)
         taken.add(key)
         keyed.append({**item, "key": key})
     return keyed

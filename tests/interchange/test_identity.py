@@ -101,6 +101,17 @@ def test_a_question_left_out_then_corrected_is_added_once(db):
     assert again.writes == ()
 
 
+def test_questions_of_one_prompt_and_no_name_are_told_apart_in_file_order(db):
+    bank = "$CATEGORY: Same\n\n" + "Same? {T}\n\n" * 3
+    imported(bank)
+    assert list(Question.objects.values_list("key", flat=True)) == [
+        "Same?",
+        "Same? (2)",
+        "Same? (3)",
+    ]
+    assert import_plan(content=bank.encode(), name="bank.gift").writes == ()
+
+
 def test_two_categories_of_the_same_last_name_import_again_and_again(db):
     bank = (
         "$CATEGORY: $course$/top/A/Quiz\n\nOne? {T}\n\n$CATEGORY: $course$/top/B/Quiz\n\nTwo? {F}\n"
