@@ -11,8 +11,10 @@ the same list. `quiz_import` and `guide_paths_import` go the same way for one fi
 
 import hashlib
 import posixpath
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from urllib.parse import unquote
 
 from django.conf import settings
 from django.core.files.storage import default_storage
@@ -25,7 +27,7 @@ from guides.models import GuidePath
 from quizzes import kinds
 from quizzes.interchange import archive, bundles
 from quizzes.interchange.gift import gift_parse
-from quizzes.interchange.moodle_common import Parsed, quiz_slug_for
+from quizzes.interchange.moodle_common import Origin, Parsed, quiz_slug_for
 from quizzes.interchange.moodle_xml import moodle_xml_parse
 from quizzes.interchange.quizfile import (
     ARCHIVE_IMAGES,
@@ -116,9 +118,11 @@ class ImportPlan:
     """What importing a file would write, and what in it can't be.
 
     `writes` are the rows written, in order. `errors` refuse the whole file:
-    nothing of it can be imported. `problems` are parts left out (the rest is
-    imported), `warnings` what is imported with a loss, `matches` how the
-    questions of a one-language file were matched to the site's.
+    nothing of it can be imported. `problems` are parts left out, `warnings` what
+    is imported with a loss, `matches` how the questions of a one-language file
+    were matched to the site's. A file with parts left out is refused unless the
+    editor chose to import the rest (`rest`), as Moodle refuses a file it can't read
+    whole: the preview shows what would be left out and offers to.
     """
 
     format: str
@@ -128,6 +132,7 @@ class ImportPlan:
     warnings: tuple[tuple[str, str], ...] = ()
     matches: tuple[tuple[str, str], ...] = ()
     images: tuple[tuple[str, bytes], ...] = ()  # (storage name, content) the writes store.
+    rest: bool = False  # Import the rest when parts are left out.
 
     @property
     def changes(self) -> tuple[Change, ...]:
@@ -152,12 +157,18 @@ class ImportPlan:
 
     @property
     def can_apply(self) -> bool:
-        return not self.errors
+        """Whether the plan may be written: no error, and nothing left out but by choice."""
+        return not self.errors and (self.rest or not self.problems)
+
+    @property
+    def leaves_out(self) -> bool:
+        """Whether it could be written but for what it leaves out: the editor chooses."""
+        return not self.errors and bool(self.problems) and not self.rest
 
     @property
     def digest(self) -> str:
         """Tells two plans apart: a preview is confirmed only if the plan is still the same."""
-        return hashlib.sha256(repr((self.writes, self.errors)).encode()).hexdigest()
+        return hashlib.sha256(repr((self.writes, self.errors, self.problems)).encode()).hexdigest()
 
 
 def format_detect(*, name: str, content: bytes) -> str:
@@ -245,6 +256,7 @@ def import_plan(
     language: str | None = None,
     quiz_slug: str | None = None,
     texts_rendered: bool = False,
+    import_rest: bool = False,
 ) -> ImportPlan:
     """What importing `content` would write, checked in full; writes nothing.
 
@@ -253,6 +265,7 @@ def import_plan(
     same title (or `quiz_slug`), matched by position, or make new quizzes.
     `texts_rendered`: this very content was planned already, its quizzes' texts rendered and
     found right (the admin's confirm of its preview); they are not rendered again.
+    `import_rest`: the editor chose to import the rest when parts are left out.
     """
     file_format = file_format or format_detect(name=name, content=content)
     planner = _Planner(format=file_format, texts_rendered=texts_rendered)
@@ -272,7 +285,7 @@ def import_plan(
             _yaml_plan(planner, _yaml_read(content))
     except QuizFileError as error:  # ContentFileError too.
         planner.errors.extend(error.errors)
-    return planner.plan()
+    return replace(planner.plan(), rest=import_rest)
 
 
 def _yaml_read(content: bytes) -> dict:
@@ -521,31 +534,184 @@ def _answered() -> str:
     return gettext("it would delete content that learners have answered.")
 
 
-def _moodle_images(planner: _Planner, parsed: Parsed) -> Parsed:
-    """A Moodle file's images, stored under the names of the site's (by their content), and
-    its texts pointing at them there; an image the site doesn't take is left out."""
-    urls = {}
+def _moodle_files(planner: _Planner, parsed: Parsed) -> dict[str, str | ImageError]:
+    """Each file of a Moodle file by its name in the texts (`images/NAME`): the storage name
+    of an image the site takes, else why it is not one."""
+    files: dict[str, str | ImageError] = {}
     for name, data in sorted(parsed.images.items()):
         try:
-            stored = image_name(data=data, extension=image_check(data=data))
+            files[name] = image_name(data=data, extension=image_check(data=data))
         except ImageError as error:
-            planner.problems.append((ARCHIVE_IMAGES + name, str(error)))
+            files[name] = error
+    return files
+
+
+# A Markdown image or link to a file of a Moodle file: ![alt](images/NAME), [text](images/NAME).
+_MOODLE_FILE = re.compile(
+    r"(!?)\[((?:[^\]\\]|\\.)*)\]\(" + re.escape(ARCHIVE_IMAGES) + r"([^)\s]+)\)"
+)
+
+
+@dataclass
+class _MoodleQuestion:
+    """One question of a Moodle file, its files pointed at the site's: what it shows, and
+    the problems of its files (`leaves_out`: the question can't come without them)."""
+
+    origin: Origin
+    files: dict[str, str | ImageError]
+    shown: dict[str, str] = field(default_factory=dict)  # Storage name: Moodle name.
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    leaves_out: bool = False
+
+    def question(self, question: dict) -> dict:
+        question = {**question, **self.texts(question, "", ("prompt", "explanation"))}
+        choices = []
+        for number, choice in enumerate(question.get("choices", []), 1):
+            where = ", " + gettext("choice %(number)s") % {"number": number}
+            choices.append({**choice, **self.texts(choice, where, ("text", "feedback"))})
+        return {**question, "choices": choices} if "choices" in question else question
+
+    def texts(self, item: dict, where: str, names: tuple[str, ...]) -> dict:
+        return {
+            name: {
+                code: self.text(text, where, f"{name} ({code})")
+                for code, text in item[name].items()
+            }
+            for name in names
+            if isinstance(item.get(name), dict)
+        }
+
+    def text(self, text: str, where: str, label: str) -> str:
+        if ARCHIVE_IMAGES not in text:
+            return text
+
+        def pointed(match: re.Match) -> str:
+            bang, words, reference = match.groups()
+            name = unquote(reference)
+            stored = self.files.get(name)
+            if not bang:
+                message = gettext(
+                    "the file “%(name)s” is left out: a text here links to no file, it shows "
+                    "images only; its link is dropped, its text kept."
+                )
+                self.problems.append((self.origin.place + where, f"{label}: {message}"))
+                return words
+            if isinstance(stored, str):
+                self.shown[stored] = name
+                return f"![{words}]({image_url(stored)})"
+            self.leaves_out = True
+            if stored is None:
+                message = gettext("the image “%(name)s” is not in the file.")
+            else:
+                message = gettext("the image “%(name)s” can't come along: %(problem)s")
+            values = {"name": name, "problem": str(stored)}
+            self.problems.append((self.origin.place + where, f"{label}: {message % values}"))
+            return match.group()
+
+        return _MOODLE_FILE.sub(pointed, text)
+
+    def named(self, message: str) -> str:
+        """A message of the quiz-file checks with the images named as in the Moodle file."""
+        for stored, name in self.shown.items():
+            message = message.replace(image_url(stored), name)
+        return message
+
+
+def _moodle_questions(planner: _Planner, parsed: Parsed) -> Parsed:
+    """The questions of a Moodle file that can be imported, each checked on its own.
+
+    A question with a problem (a text too long, an image without alt text or that can't come
+    along, a formula that can't be shown…) is left out, named by its place in the file (its
+    line, or its number and Moodle name) with the field and the language, and the rest is
+    kept: one bad question doesn't refuse the file. A file a text links to (audio, video, a
+    document) is left out, the link's text kept. The images the questions kept show are
+    stored as the site's (named by their content), and their texts point at them; nothing is
+    stored for a question left out. The texts are rendered here, once: the checks of the
+    quizzes they go to only look up their images.
+    """
+    files = _moodle_files(planner, parsed)
+    quizzes, origins, images, left_out = [], [], {}, set()
+    for data, quiz_origins in zip(parsed.quizzes, parsed.origins, strict=True):
+        data = _moodle_quiz_check(planner, data)
+        if data is None:
+            left_out.update(origin.place for origin in quiz_origins)
             continue
-        urls[f"]({ARCHIVE_IMAGES}{name})"] = f"]({image_url(stored)})"
-        _images_plan(planner, {stored: data})
+        kept, kept_origins = [], []
+        for question, origin in zip(data["questions"], quiz_origins, strict=True):
+            reading = _MoodleQuestion(origin=origin, files=files)
+            question = reading.question(question)
+            problems = reading.problems if reading.leaves_out else []
+            if not problems:
+                shown = {stored: parsed.images[name] for stored, name in reading.shown.items()}
+                problems = _moodle_question_check(planner, data, question, reading, shown)
+            planner.problems.extend(reading.problems if not problems else problems)
+            if problems:
+                left_out.add(origin.place)
+                continue
+            kept.append(question)
+            kept_origins.append(origin)
+            images.update({stored: parsed.images[name] for stored, name in reading.shown.items()})
+        if kept:
+            quizzes.append({**data, "questions": kept})
+            origins.append(kept_origins)
+    planner.warnings[:] = [warning for warning in planner.warnings if warning[0] not in left_out]
+    _images_plan(planner, images)
+    planner.texts_rendered = True
+    return replace(parsed, quizzes=quizzes, origins=origins, images={})
 
-    def pointed(value):
-        if isinstance(value, str):
-            for old, new in urls.items():
-                value = value.replace(old, new)
-            return value
-        if isinstance(value, dict):
-            return {key: pointed(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [pointed(item) for item in value]
-        return value
 
-    return replace(parsed, quizzes=[pointed(data) for data in parsed.quizzes])
+def _moodle_quiz_check(planner: _Planner, data: dict) -> dict | None:
+    """A Moodle category's quiz, checked without its questions: a description that can't be
+    shown is left out; a quiz that can't be made leaves out its questions (None)."""
+    place = gettext("quiz “%(title)s”") % {"title": next(iter(data["title"].values()), "")}
+    errors = _quiz_errors(planner, {**_checkable(data, "title"), "questions": []}, {})
+    if not errors:
+        return data
+    if "description" in data and not _quiz_errors(
+        planner, {**_checkable(data, "title"), "description": {}, "questions": []}, {}
+    ):
+        message = gettext("left out: %(problem)s")
+        planner.problems.extend((place, message % {"problem": error}) for _where, error in errors)
+        return {key: value for key, value in data.items() if key != "description"}
+    planner.problems.extend((place, error) for _where, error in errors)
+    return None
+
+
+def _moodle_question_check(
+    planner: _Planner, data: dict, question: dict, reading: _MoodleQuestion, images: dict
+) -> list[tuple[str, str]]:
+    """The problems of one question of a Moodle file, as the quiz-file checks find them in a
+    quiz of that question alone (with the images it shows), placed where the question is in
+    the file."""
+    question = {
+        **_checkable(question, "prompt"),
+        "choices": [_checkable(choice, "text") for choice in question.get("choices", [])],
+    }
+    errors = _quiz_errors(planner, {**_checkable(data, "title"), "questions": [question]}, images)
+    first = content_place(1)
+    place = reading.origin.place
+    return [
+        (place + where.removeprefix(first) if where.startswith(first) else place, message)
+        for where, message in ((where, reading.named(message)) for where, message in errors)
+    ]
+
+
+def _checkable(item: dict, name: str) -> dict:
+    """`item` with a text in the default language for its field `name`, which the checks
+    require: a file in another language fills the texts of a quiz that has it."""
+    texts = item.get(name)
+    if not isinstance(texts, dict) or texts.get(settings.LANGUAGE_CODE):
+        return item
+    return {**item, name: {**texts, settings.LANGUAGE_CODE: "-"}}
+
+
+def _quiz_errors(planner: _Planner, data: dict, images: dict[str, bytes]) -> list:
+    """What quiz_file_check finds in `data`; `images` by storage name, which it may show."""
+    try:
+        quiz_file_check(data=data, images=images, texts_rendered=planner.texts_rendered)
+    except QuizFileError as error:
+        return list(error.errors)
+    return []
 
 
 def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug: str | None):
@@ -553,7 +719,7 @@ def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug:
     matches (the target quiz, or the quiz of the same title), or is a new quiz."""
     planner.problems.extend(parsed.problems)
     planner.warnings.extend(parsed.warnings)
-    parsed = _moodle_images(planner, parsed)
+    parsed = _moodle_questions(planner, parsed)
     taken = set(Quiz.objects.values_list("slug", flat=True))
     numbers: dict[str, int] = {}
     for data, origins in zip(parsed.quizzes, parsed.origins, strict=True):
@@ -673,7 +839,7 @@ def import_apply(*, plan: ImportPlan) -> ImportPlan:
     applied, or when a learner answered what it deletes since it was computed.
     """
     if not plan.can_apply:
-        raise QuizFileError(list(plan.errors))
+        raise QuizFileError(list(plan.errors or plan.problems))
     writer = _Writer(images=dict(plan.images))
     for write in plan.writes:
         writer.write(write)
@@ -878,7 +1044,7 @@ def plan_summary(plan: ImportPlan) -> list[str]:
 def plan_lines(plan: ImportPlan) -> list[str]:
     """The plan as the commands print it: the summary, each change, then what was matched,
     left out and imported with a loss, each with its place."""
-    if not plan.can_apply:
+    if plan.errors:
         return [gettext("The file can't be imported:"), *_indented(plan.errors)]
     kinds = {CREATE: gettext("create"), UPDATE: gettext("update"), DELETE: gettext("delete")}
     lines = plan_summary(plan)

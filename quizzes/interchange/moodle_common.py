@@ -14,7 +14,7 @@ from urllib.parse import quote, unquote
 from django.conf import settings
 from django.utils import translation
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 
 from quizzes.interchange.quizfile import ARCHIVE_IMAGES, QuizFileError
 
@@ -61,6 +61,47 @@ class Parsed:
     problems: list[tuple[str, str]]
     warnings: list[tuple[str, str]]
     images: dict[str, bytes] = field(default_factory=dict)
+
+
+# What the messages call each Moodle question type (Moodle XML's <question type="…">, and
+# the types Moodle's GIFT importer tells apart), as Moodle names them.
+MOODLE_TYPES = {
+    "calculated": pgettext_lazy("Moodle type", "a calculated question"),
+    "calculatedmulti": pgettext_lazy("Moodle type", "a calculated multichoice question"),
+    "calculatedsimple": pgettext_lazy("Moodle type", "a simple calculated question"),
+    "cloze": pgettext_lazy("Moodle type", "an embedded answers (cloze) question"),
+    "ddimageortext": pgettext_lazy("Moodle type", "a drag and drop onto image question"),
+    "ddmarker": pgettext_lazy("Moodle type", "a drag and drop markers question"),
+    "ddwtos": pgettext_lazy("Moodle type", "a drag and drop into text question"),
+    "description": pgettext_lazy("Moodle type", "a description without answers"),
+    "essay": pgettext_lazy("Moodle type", "an essay question"),
+    "gapselect": pgettext_lazy("Moodle type", "a select missing words question"),
+    "match": pgettext_lazy("Moodle type", "a matching question"),
+    "multianswer": pgettext_lazy("Moodle type", "an embedded answers (cloze) question"),
+    "numerical": pgettext_lazy("Moodle type", "a numerical question"),
+    "ordering": pgettext_lazy("Moodle type", "an ordering question"),
+    "random": pgettext_lazy("Moodle type", "a random question"),
+    "randomsamatch": pgettext_lazy("Moodle type", "a random short-answer matching question"),
+    "shortanswer": pgettext_lazy("Moodle type", "a short-answer question"),
+}
+
+
+def type_refused(moodle_type: str, *, missing_word: bool = False, named: bool = False) -> str:
+    """Why a question of a Moodle type this site lacks is left out, the type named as Moodle
+    names it ("a numerical question: this site has no such question."); `named` adds the
+    type as Moodle XML writes it, `missing_word` that its answers are in the middle of its
+    text (GIFT)."""
+    name = MOODLE_TYPES.get(moodle_type)
+    if name is None:
+        message = gettext("a question of Moodle type “%(type)s”: this site has no such question.")
+        return message % {"type": moodle_type}
+    if named:
+        message = gettext("%(name)s (Moodle type “%(type)s”): this site has no such question.")
+    elif missing_word:
+        message = gettext("%(name)s (missing word): this site has no such question.")
+    else:
+        message = gettext("%(name)s: this site has no such question.")
+    return message % {"name": name, "type": moodle_type}
 
 
 def language_check(language: str) -> None:
@@ -529,6 +570,14 @@ class _HTMLToMarkdown(HTMLParser):
             self._table_start(tag)
         elif tag not in self._IGNORED:
             self.dropped.add(tag)
+            self._media(attributes)
+
+    def _media(self, attributes: dict) -> None:
+        """A file that a dropped tag plays (audio, video, source, embed, object): a link
+        without text to it, for the importer to name as left out."""
+        src = attributes.get("src") or attributes.get("data") or ""
+        if self.image_src is not None and src.startswith("@@PLUGINFILE@@/"):
+            self._append(f"[]({self.image_src(src)})")
 
     def _inline_end(self, tag: str) -> None:
         """Close the last open `tag`: emphasis keeps the spaces at its edges outside
