@@ -546,9 +546,18 @@ def _moodle_files(planner: _Planner, parsed: Parsed) -> dict[str, str | ImageErr
     return files
 
 
-# A Markdown image or link to a file of a Moodle file: ![alt](images/NAME), [text](images/NAME).
-_MOODLE_FILE = re.compile(
-    r"(!?)\[((?:[^\]\\]|\\.)*)\]\(" + re.escape(ARCHIVE_IMAGES) + r"([^)\s]+)\)"
+# A Markdown image of a file of a Moodle file, ![alt](images/NAME), and a link to one,
+# [text](images/NAME), whose text may be an image ([![alt](…)](images/NAME)).
+_ALT = r"(?:[^\[\]\\]|\\.)*"
+_MOODLE_IMAGE = re.compile(r"!\[(" + _ALT + r")\]\(" + re.escape(ARCHIVE_IMAGES) + r"([^)\s]+)\)")
+_MOODLE_LINK = re.compile(
+    r"(?<!!)\[((?:"
+    + _ALT
+    + r"|!\["
+    + _ALT
+    + r"\]\([^)\s]*\))*)\]\("
+    + re.escape(ARCHIVE_IMAGES)
+    + r"([^)\s]+)\)"
 )
 
 
@@ -582,33 +591,41 @@ class _MoodleQuestion:
         }
 
     def text(self, text: str, where: str, label: str) -> str:
+        """A text with its images pointed at the site's; the links to files that can't come
+        along dropped, their text kept."""
         if ARCHIVE_IMAGES not in text:
             return text
+        place = self.origin.place + where
 
-        def pointed(match: re.Match) -> str:
-            bang, words, reference = match.groups()
-            name = unquote(reference)
+        def image(match: re.Match) -> str:
+            alt, name = match.group(1), unquote(match.group(2))
             stored = self.files.get(name)
-            if not bang:
-                message = gettext(
-                    "the file “%(name)s” is left out: a text here links to no file, it shows "
-                    "images only; its link is dropped, its text kept."
-                )
-                self.problems.append((self.origin.place + where, f"{label}: {message}"))
-                return words
             if isinstance(stored, str):
                 self.shown[stored] = name
-                return f"![{words}]({image_url(stored)})"
+                return f"![{alt}]({image_url(stored)})"
             self.leaves_out = True
             if stored is None:
                 message = gettext("the image “%(name)s” is not in the file.")
             else:
                 message = gettext("the image “%(name)s” can't come along: %(problem)s")
             values = {"name": name, "problem": str(stored)}
-            self.problems.append((self.origin.place + where, f"{label}: {message % values}"))
+            self.problems.append((place, f"{label}: {message % values}"))
             return match.group()
 
-        return _MOODLE_FILE.sub(pointed, text)
+        def link(match: re.Match) -> str:
+            words, name = match.group(1), unquote(match.group(2))
+            stored = self.files.get(name)
+            if isinstance(stored, str):  # An image of the site: a link to it works.
+                self.shown[stored] = name
+                return f"[{words}]({image_url(stored)})"
+            message = gettext(
+                "the file “%(name)s” is left out: a text here links to no file but the site's "
+                "images; its link is dropped, its text kept."
+            )
+            self.problems.append((place, f"{label}: {message % {'name': name}}"))
+            return words
+
+        return _MOODLE_LINK.sub(link, _MOODLE_IMAGE.sub(image, text))
 
     def named(self, message: str) -> str:
         """A message of the quiz-file checks with the images named as in the Moodle file."""
