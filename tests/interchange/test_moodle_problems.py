@@ -14,6 +14,7 @@ import pytest
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.utils import translation
 
 from quizzes.interchange.exporting import quizzes_export
 from quizzes.interchange.importing import import_apply, import_plan
@@ -294,3 +295,14 @@ def test_the_admin_preview_offers_to_import_the_rest_and_refuses_by_default(edit
     response = editor_client.post(CONFIRM_URL, {"token": token, "import_rest": "Import the rest"})
     assert response.status_code == 302
     assert list(Question.objects.values_list("prompt_en", flat=True)) == ["Fine?"]
+
+
+def test_the_messages_speak_french():
+    with translation.override("fr"):
+        plan = plan_of(b"::N::Combien ?{#4}\n\nGrant est {~a =b} ici.\n", "gift")
+    assert plan.problems == (
+        (
+            "ligne 1 (\u00ab\u00a0N\u00a0\u00bb)",
+            "une question numérique\u00a0: ce site n’a pas ce genre de question.",
+        ),
+    )
