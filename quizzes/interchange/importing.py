@@ -27,7 +27,7 @@ from guides.models import GuidePath
 from quizzes import kinds
 from quizzes.interchange import archive, bundles
 from quizzes.interchange.gift import gift_parse
-from quizzes.interchange.moodle_common import Origin, Parsed, quiz_slug_for
+from quizzes.interchange.moodle_common import Origin, Parsed, choice_where, quiz_slug_for
 from quizzes.interchange.moodle_xml import moodle_xml_parse
 from quizzes.interchange.quizfile import (
     ARCHIVE_IMAGES,
@@ -534,7 +534,7 @@ def _answered() -> str:
     return gettext("it would delete content that learners have answered.")
 
 
-def _moodle_files(planner: _Planner, parsed: Parsed) -> dict[str, str | ImageError]:
+def _moodle_files(parsed: Parsed) -> dict[str, str | ImageError]:
     """Each file of a Moodle file by its name in the texts (`images/NAME`): the storage name
     of an image the site takes, else why it is not one."""
     files: dict[str, str | ImageError] = {}
@@ -576,7 +576,7 @@ class _MoodleQuestion:
         question = {**question, **self.texts(question, "", ("prompt", "explanation"))}
         choices = []
         for number, choice in enumerate(question.get("choices", []), 1):
-            where = ", " + gettext("choice %(number)s") % {"number": number}
+            where = choice_where(number)
             choices.append({**choice, **self.texts(choice, where, ("text", "feedback"))})
         return {**question, "choices": choices} if "choices" in question else question
 
@@ -643,31 +643,44 @@ def _moodle_questions(planner: _Planner, parsed: Parsed) -> Parsed:
     kept: one bad question doesn't refuse the file. A file a text links to (audio, video, a
     document) is left out, the link's text kept. The images the questions kept show are
     stored as the site's (named by their content), and their texts point at them; nothing is
-    stored for a question left out. The texts are rendered here, once: the checks of the
-    quizzes they go to only look up their images.
+    stored for a question left out. The texts are rendered here, once, even in the admin's
+    confirm: the checks of the quizzes they go to only look up their images.
     """
-    files = _moodle_files(planner, parsed)
+    files = _moodle_files(parsed)
     quizzes, origins, images, left_out = [], [], {}, set()
     for data, quiz_origins in zip(parsed.quizzes, parsed.origins, strict=True):
         data = _moodle_quiz_check(planner, data)
         if data is None:
             left_out.update(origin.place for origin in quiz_origins)
             continue
+        readings = [_MoodleQuestion(origin=origin, files=files) for origin in quiz_origins]
+        questions = [
+            reading.question(question)
+            for reading, question in zip(readings, data["questions"], strict=True)
+        ]
+        shown = [
+            {stored: parsed.images[name] for stored, name in reading.shown.items()}
+            for reading in readings
+        ]
+        checked = [number for number, reading in enumerate(readings) if not reading.leaves_out]
+        found = _moodle_questions_check(
+            data,
+            [questions[number] for number in checked],
+            [readings[number] for number in checked],
+            {stored: image for number in checked for stored, image in shown[number].items()},
+        )
+        found = {checked[index]: problems for index, problems in found.items()}
         kept, kept_origins = [], []
-        for question, origin in zip(data["questions"], quiz_origins, strict=True):
-            reading = _MoodleQuestion(origin=origin, files=files)
-            question = reading.question(question)
-            problems = reading.problems if reading.leaves_out else []
-            if not problems:
-                shown = {stored: parsed.images[name] for stored, name in reading.shown.items()}
-                problems = _moodle_question_check(planner, data, question, reading, shown)
-            planner.problems.extend(reading.problems if not problems else problems)
+        for number, (question, reading) in enumerate(zip(questions, readings, strict=True)):
+            problems = reading.problems if reading.leaves_out else found.get(number, [])
             if problems:
-                left_out.add(origin.place)
+                planner.problems.extend(problems)
+                left_out.add(reading.origin.place)
                 continue
+            planner.problems.extend(reading.problems)  # The files it comes without.
             kept.append(question)
-            kept_origins.append(origin)
-            images.update({stored: parsed.images[name] for stored, name in reading.shown.items()})
+            kept_origins.append(reading.origin)
+            images.update(shown[number])
         if kept:
             quizzes.append({**data, "questions": kept})
             origins.append(kept_origins)
@@ -681,11 +694,11 @@ def _moodle_quiz_check(planner: _Planner, data: dict) -> dict | None:
     """A Moodle category's quiz, checked without its questions: a description that can't be
     shown is left out; a quiz that can't be made leaves out its questions (None)."""
     place = gettext("quiz “%(title)s”") % {"title": next(iter(data["title"].values()), "")}
-    errors = _quiz_errors(planner, {**_checkable(data, "title"), "questions": []}, {})
+    errors = _quiz_errors({**_checkable(data, "title"), "questions": []}, {})
     if not errors:
         return data
     if "description" in data and not _quiz_errors(
-        planner, {**_checkable(data, "title"), "description": {}, "questions": []}, {}
+        {**_checkable(data, "title"), "description": {}, "questions": []}, {}
     ):
         message = gettext("left out: %(problem)s")
         planner.problems.extend((place, message % {"problem": error}) for _where, error in errors)
@@ -694,23 +707,34 @@ def _moodle_quiz_check(planner: _Planner, data: dict) -> dict | None:
     return None
 
 
-def _moodle_question_check(
-    planner: _Planner, data: dict, question: dict, reading: _MoodleQuestion, images: dict
-) -> list[tuple[str, str]]:
-    """The problems of one question of a Moodle file, as the quiz-file checks find them in a
-    quiz of that question alone (with the images it shows), placed where the question is in
-    the file."""
-    question = {
-        **_checkable(question, "prompt"),
-        "choices": [_checkable(choice, "text") for choice in question.get("choices", [])],
-    }
-    errors = _quiz_errors(planner, {**_checkable(data, "title"), "questions": [question]}, images)
-    first = content_place(1)
-    place = reading.origin.place
-    return [
-        (place + where.removeprefix(first) if where.startswith(first) else place, message)
-        for where, message in ((where, reading.named(message)) for where, message in errors)
+def _moodle_questions_check(
+    data: dict,
+    questions: list[dict],
+    readings: list[_MoodleQuestion],
+    images: dict[str, bytes],
+) -> dict[int, list[tuple[str, str]]]:
+    """The problems of some questions of a Moodle file's quiz, by their index in `questions`,
+    as the quiz-file checks find them in a quiz of these questions (with the images they
+    show), each placed where its question is in the file. A problem of the whole quiz (its
+    length) is left to the quiz's own check, which refuses the file."""
+    checkable = [
+        {
+            **_checkable(question, "prompt"),
+            "choices": [_checkable(choice, "text") for choice in question.get("choices", [])],
+        }
+        for question in questions
     ]
+    errors = _quiz_errors({**_checkable(data, "title"), "questions": checkable}, images)
+    numbers = {content_place(number): number for number in range(1, len(questions) + 1)}
+    found: dict[int, list[tuple[str, str]]] = {}
+    for where, message in errors:
+        number = numbers.get(where.partition(",")[0])
+        if number is None:
+            continue
+        reading = readings[number - 1]
+        place = reading.origin.place + where.removeprefix(content_place(number))
+        found.setdefault(number - 1, []).append((place, reading.named(message)))
+    return found
 
 
 def _checkable(item: dict, name: str) -> dict:
@@ -722,10 +746,12 @@ def _checkable(item: dict, name: str) -> dict:
     return {**item, name: {**texts, settings.LANGUAGE_CODE: "-"}}
 
 
-def _quiz_errors(planner: _Planner, data: dict, images: dict[str, bytes]) -> list:
-    """What quiz_file_check finds in `data`; `images` by storage name, which it may show."""
+def _quiz_errors(data: dict, images: dict[str, bytes]) -> list:
+    """What quiz_file_check finds in `data`, its texts rendered; `images` by storage name,
+    which it may show. Rendered even when the file was planned already (the admin's
+    confirm): what it finds decides which questions are left out, hence the plan."""
     try:
-        quiz_file_check(data=data, images=images, texts_rendered=planner.texts_rendered)
+        quiz_file_check(data=data, images=images)
     except QuizFileError as error:
         return list(error.errors)
     return []

@@ -104,6 +104,13 @@ def type_refused(moodle_type: str, *, missing_word: bool = False, named: bool = 
     return message % {"name": name, "type": moodle_type}
 
 
+def choice_where(number: int) -> str:
+    """ ", choice 2": how a choice's place follows its question's, as the quiz-file checks
+    write it ("question 4, choice 2")."""
+    place = gettext("question %(question)s, choice %(choice)s") % {"question": 1, "choice": number}
+    return place.removeprefix(gettext("question %(number)s") % {"number": 1})
+
+
 def language_check(language: str) -> None:
     codes = [code for code, _name in settings.LANGUAGES]
     if language not in codes:

@@ -374,7 +374,7 @@ def _fields(element: ET.Element) -> dict[int, tuple[str, str]]:
     if general is not None:
         fields[id(general)] = ("", "explanation")
     for number, answer in enumerate(element.findall("answer"), 1):
-        where = ", " + gettext("choice %(number)s") % {"number": number}
+        where = common.choice_where(number)
         fields[id(answer)] = (where, "text")
         feedback = answer.find("feedback")
         if feedback is not None:

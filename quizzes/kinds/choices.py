@@ -146,7 +146,9 @@ def weighted(choices: list[dict], weights: list[float], *, single: bool) -> Read
     With one answer to pick (single), the answer weighted 100 % is the correct
     one, and answers with partial credit count as wrong. With several to pick,
     Moodle adds up the weights; here a choice is correct when its weight is
-    above 0 and the question is right only when all of those are picked.
+    above 0 and the question is right only when all of those are picked. That
+    loss is warned of, unless the weights are the ones this site writes (its own
+    export read back).
     """
     if len(weights) < 2:
         return Read(problem=gettext("a multiple-choice question needs at least two answers."))

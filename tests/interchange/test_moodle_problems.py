@@ -280,12 +280,15 @@ def test_the_admin_preview_offers_to_import_the_rest_and_refuses_by_default(edit
     content = xml(
         multichoice("Q-name", "<p>Fine?</p>"),
         '<question type="numerical"><name><text>Number</text></name></question>',
+        # Only rendering finds this one: the confirm, too, must leave it out.
+        multichoice("Formula", "<p>\\( \\frac{a \\)</p>"),
     )
     upload = {"file": SimpleUploadedFile("bank.xml", content)}
     response = editor_client.post(IMPORT_URL, upload)
     page = response.content.decode()
     assert response.status_code == 200
     assert "question 2 (“Number”): a numerical question (Moodle type “numerical”)" in page
+    assert "question 3 (“Formula”): prompt (en): The formula starting" in page
     assert "The file is refused" in page and 'value="Import the rest"' in page
     token = response.context["token"]
     response = editor_client.post(CONFIRM_URL, {"token": token, "cancel": "Refuse the file"})
