@@ -18,6 +18,7 @@ from urllib.parse import unquote
 
 from django.conf import settings
 from django.core.files.storage import default_storage
+from django.core.validators import MaxLengthValidator
 from django.db import transaction
 from django.db.models import ProtectedError, Q
 from django.utils.translation import gettext, ngettext
@@ -57,6 +58,7 @@ from quizzes.models import (
     content_place,
     translated_fields,
 )
+from quizzes.snapshots import text_problems
 
 FORMAT_YAML = "yaml"
 FORMAT_BUNDLE = "bundle"
@@ -634,7 +636,7 @@ class _MoodleQuestion:
         return message
 
 
-def _moodle_questions(planner: _Planner, parsed: Parsed) -> Parsed:
+def _moodle_questions(planner: _Planner, parsed: Parsed, *, language: str) -> Parsed:
     """The questions of a Moodle file that can be imported, each checked on its own.
 
     A question with a problem (a text too long, an image without alt text or that can't come
@@ -653,34 +655,23 @@ def _moodle_questions(planner: _Planner, parsed: Parsed) -> Parsed:
         if data is None:
             left_out.update(origin.place for origin in quiz_origins)
             continue
-        readings = [_MoodleQuestion(origin=origin, files=files) for origin in quiz_origins]
-        questions = [
-            reading.question(question)
-            for reading, question in zip(readings, data["questions"], strict=True)
-        ]
-        shown = [
-            {stored: parsed.images[name] for stored, name in reading.shown.items()}
-            for reading in readings
-        ]
-        checked = [number for number, reading in enumerate(readings) if not reading.leaves_out]
-        found = _moodle_questions_check(
-            data,
-            [questions[number] for number in checked],
-            [readings[number] for number in checked],
-            {stored: image for number in checked for stored, image in shown[number].items()},
-        )
-        found = {checked[index]: problems for index, problems in found.items()}
         kept, kept_origins = [], []
-        for number, (question, reading) in enumerate(zip(questions, readings, strict=True)):
-            problems = reading.problems if reading.leaves_out else found.get(number, [])
+        for question, origin in zip(data["questions"], quiz_origins, strict=True):
+            reading = _MoodleQuestion(origin=origin, files=files)
+            question = reading.question(question)
+            shown = {stored: parsed.images[name] for stored, name in reading.shown.items()}
+            if reading.leaves_out:
+                problems = reading.problems
+            else:
+                problems = _moodle_texts_check(question, reading, shown, language=language)
             if problems:
                 planner.problems.extend(problems)
-                left_out.add(reading.origin.place)
+                left_out.add(origin.place)
                 continue
             planner.problems.extend(reading.problems)  # The files it comes without.
             kept.append(question)
-            kept_origins.append(reading.origin)
-            images.update(shown[number])
+            kept_origins.append(origin)
+            images.update(shown)
         if kept:
             quizzes.append({**data, "questions": kept})
             origins.append(kept_origins)
@@ -707,34 +698,42 @@ def _moodle_quiz_check(planner: _Planner, data: dict) -> dict | None:
     return None
 
 
-def _moodle_questions_check(
-    data: dict,
-    questions: list[dict],
-    readings: list[_MoodleQuestion],
-    images: dict[str, bytes],
-) -> dict[int, list[tuple[str, str]]]:
-    """The problems of some questions of a Moodle file's quiz, by their index in `questions`,
-    as the quiz-file checks find them in a quiz of these questions (with the images they
-    show), each placed where its question is in the file. A problem of the whole quiz (its
-    length) is left to the quiz's own check, which refuses the file."""
-    checkable = [
-        {
-            **_checkable(question, "prompt"),
-            "choices": [_checkable(choice, "text") for choice in question.get("choices", [])],
-        }
-        for question in questions
+def _moodle_texts_check(
+    question: dict, reading: _MoodleQuestion, images: dict[str, bytes], *, language: str
+) -> list[tuple[str, str]]:
+    """The problems of the texts of one question of a Moodle file, as the editors' checks
+    find them (`text_problems`: rendered; the length its field takes; a prompt or a choice
+    without text in the default language, which a file in another language leaves to the
+    site), each placed where the question is in the file, with its choice, field and
+    language. The rest of what the quiz-file checks ask, a Moodle file's reader makes sure of."""
+    items = [("", Question, ("prompt", "explanation"), question)] + [
+        (choice_where(number), Choice, ("text", "feedback"), choice)
+        for number, choice in enumerate(question.get("choices", []), 1)
     ]
-    errors = _quiz_errors({**_checkable(data, "title"), "questions": checkable}, images)
-    numbers = {content_place(number): number for number in range(1, len(questions) + 1)}
-    found: dict[int, list[tuple[str, str]]] = {}
-    for where, message in errors:
-        number = numbers.get(where.partition(",")[0])
-        if number is None:
-            continue
-        reading = readings[number - 1]
-        place = reading.origin.place + where.removeprefix(content_place(number))
-        found.setdefault(number - 1, []).append((place, reading.named(message)))
-    return found
+    problems = []
+    for where, model, names, item in items:
+        required = names[0]
+        if language == settings.LANGUAGE_CODE and not (item.get(required) or {}).get(language):
+            message = gettext("%(field)s needs a text in %(language)s.")
+            problems.append(
+                (reading.origin.place + where, message % {"field": required, "language": language})
+            )
+        for name in names:
+            for code, text in (item.get(name) or {}).items():
+                found = text_problems(
+                    field=name,
+                    language=code,
+                    source=text,
+                    image_exists=lambda stored: stored in images or default_storage.exists(stored),
+                )
+                limit = model._meta.get_field(build_localized_fieldname(name, code)).max_length
+                if limit and len(text) > limit:
+                    validator = MaxLengthValidator(limit)
+                    length = validator.message % {"limit_value": limit, "show_value": len(text)}
+                    found.append(f"{name} ({code}): {length}")
+                place = reading.origin.place + where
+                problems += [(place, reading.named(message)) for message in found]
+    return problems
 
 
 def _checkable(item: dict, name: str) -> dict:
@@ -762,7 +761,7 @@ def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug:
     matches (the target quiz, or the quiz of the same title), or is a new quiz."""
     planner.problems.extend(parsed.problems)
     planner.warnings.extend(parsed.warnings)
-    parsed = _moodle_questions(planner, parsed)
+    parsed = _moodle_questions(planner, parsed, language=language)
     taken = set(Quiz.objects.values_list("slug", flat=True))
     numbers: dict[str, int] = {}
     for data, origins in zip(parsed.quizzes, parsed.origins, strict=True):

@@ -309,3 +309,27 @@ def test_the_messages_speak_french():
             "une question numérique\u00a0: ce site n’a pas ce genre de question.",
         ),
     )
+
+
+def test_a_question_or_choice_without_text_is_left_out_named():
+    content = b"::Empty::{=a ~b}\n\n::Blank choice::Which?{=a ~}\n\n::Fine::Fine?{=Yes ~No}\n"
+    plan = plan_of(content, "gift")
+    assert plan.problems == (
+        ("line 1 (“Empty”)", "prompt needs a text in en."),
+        ("line 3 (“Blank choice”), choice 2", "text needs a text in en."),
+    )
+    assert plan.errors == () and plan.leaves_out
+
+
+def test_a_choice_longer_than_its_field_is_left_out_named():
+    answers = (
+        f'<answer fraction="100"><text>{"z" * 600}</text></answer>'
+        '<answer fraction="0"><text>Wrong</text></answer>'
+    )
+    plan = plan_of(xml(multichoice("Q-name", "<p>Q?</p>", answers=answers)), "moodle-xml")
+    assert plan.problems == (
+        (
+            "question 1 (“Q-name”), choice 1",
+            "text (en): Ensure this value has at most 500 characters (it has 600).",
+        ),
+    )
