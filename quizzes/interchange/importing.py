@@ -571,6 +571,7 @@ class _MoodleQuestion:
     origin: Origin
     files: dict[str, str | ImageError]
     shown: dict[str, str] = field(default_factory=dict)  # Storage name: Moodle name.
+    linked: set[str] = field(default_factory=set)  # Images only a link points to.
     problems: list[tuple[str, str]] = field(default_factory=list)
     leaves_out: bool = False
 
@@ -619,6 +620,7 @@ class _MoodleQuestion:
             stored = self.files.get(name)
             if isinstance(stored, str):  # An image of the site: a link to it works.
                 self.shown[stored] = name
+                self.linked.add(stored)
                 return f"[{words}]({image_url(stored)})"
             message = gettext(
                 "the file “%(name)s” is left out: a text here links to no file but the site's "
@@ -672,6 +674,8 @@ def _moodle_questions(planner: _Planner, parsed: Parsed, *, language: str) -> Pa
             kept.append(question)
             kept_origins.append(origin)
             images.update(shown)
+            for stored in reading.linked:  # Stored though no text shows it as an image.
+                planner.shown.setdefault(stored, "")
         if kept:
             quizzes.append({**data, "questions": kept})
             origins.append(kept_origins)

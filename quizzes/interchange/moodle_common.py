@@ -301,11 +301,23 @@ def to_markdown(
     """
     if text_format == FORMAT_HTML:
         return html_to_markdown(text, image_src=image_src)
-    if image_src is not None:
-        text = re.sub(r"@@PLUGINFILE@@/[^\s)\"'<>]+", lambda m: image_src(m.group()), text)
     if text_format == FORMAT_MARKDOWN:
+        if image_src is not None:
+            text = _PLUGINFILE.sub(lambda match: image_src(match.group()), text)
         return Converted(text.strip())
-    return Converted(markdown_with_formulas(text.strip()))
+    if image_src is None:
+        return Converted(markdown_with_formulas(text.strip()))
+    # A plain text names a file by its address: a link to it, its name the link's text.
+    parts = _PLUGINFILE.split(text.strip())
+    for number in range(1, len(parts), 2):
+        name = markdown_escape(pluginfile_name(parts[number]), at_line_start=False)
+        parts[number] = f"[{name}]({image_src(parts[number])})"
+    for number in range(0, len(parts), 2):
+        parts[number] = markdown_with_formulas(parts[number], at_line_start=number == 0)
+    return Converted("".join(parts))
+
+
+_PLUGINFILE = re.compile(r"(@@PLUGINFILE@@/[^\s)\"'<>]+)")
 
 
 def to_markdown_texts(

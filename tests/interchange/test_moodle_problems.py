@@ -333,3 +333,27 @@ def test_a_choice_longer_than_its_field_is_left_out_named():
             "text (en): Ensure this value has at most 500 characters (it has 600).",
         ),
     )
+
+
+def test_a_plain_text_that_names_a_file_links_to_it_or_names_it_left_out():
+    plain = (
+        '<question type="truefalse"><name><text>Plain</text></name>'
+        '<questiontext format="moodle_auto_format"><text>See @@PLUGINFILE@@/map.png and '
+        "@@PLUGINFILE@@/notes.pdf first.</text>"
+        f"{file('map.png', picture('green'))}{file('notes.pdf', base64.b64encode(b'%PDF').decode())}"
+        "</questiontext>"
+        '<answer fraction="100"><text>true</text></answer>'
+        '<answer fraction="0"><text>false</text></answer></question>'
+    )
+    plan = plan_of(xml(plain), "moodle-xml", import_rest=True)
+    assert plan.problems == (
+        (
+            "question 1 (“Plain”)",
+            "prompt (en): the file “notes.pdf” is left out: a text here links to no file but "
+            "the site's images; its link is dropped, its text kept.",
+        ),
+    )
+    import_apply(plan=plan)
+    (image,) = ContentImage.objects.all()
+    prompt = Question.objects.get().prompt_en
+    assert prompt == f"See [map.png](/media/{image.file.name}) and notes.pdf first."
