@@ -138,7 +138,7 @@ MOODLE_XML_EVERY_CONSTRUCT = f"""<?xml version="1.0" encoding="UTF-8"?>
     <answer fraction="0"><text>true</text></answer>
     <answer fraction="100"><text>false</text></answer>
   </question>
-  <question type="matching"><name><text>Match</text></name></question>
+  <question type="match"><name><text>Match</text></name></question>
   <question type="essay"><name><text>Essay</text></name></question>
   <question type="cloze"><name><text>Cloze</text></name></question>
   <question type="ddwtos"><name><text>Drag</text></name></question>

@@ -160,13 +160,17 @@ class QuizImportMixin:
             return redirect("admin:quizzes_quiz_changelist")
         # The kept file is the one its preview planned: its texts were rendered and found right.
         plan = self._import_plan(
-            request, content=kept.content, choices=kept.choices, texts_rendered=True
+            request,
+            content=kept.content,
+            choices=kept.choices,
+            texts_rendered=True,
+            import_rest="import_rest" in request.POST,
         )
-        if plan.digest != kept.digest:
+        if plan.digest != kept.digest or not plan.can_apply:
             upload_discard(token=token)
-            messages.warning(
-                request, gettext("The site changed since the preview: check the changes again.")
-            )
+            if plan.digest != kept.digest:
+                message = gettext("The site changed since the preview: check the changes again.")
+                messages.warning(request, message)
             return self._import_preview(request, plan, content=kept.content, choices=kept.choices)
         try:
             import_apply(plan=plan)
@@ -183,10 +187,18 @@ class QuizImportMixin:
             raise PermissionDenied
 
     def _import_plan(
-        self, request: HttpRequest, *, content: bytes, choices: dict, texts_rendered: bool = False
+        self,
+        request: HttpRequest,
+        *,
+        content: bytes,
+        choices: dict,
+        texts_rendered: bool = False,
+        import_rest: bool = False,
     ) -> ImportPlan:
         """The plan of an import, refused when it writes guide paths the user may not."""
-        plan = import_plan(content=content, texts_rendered=texts_rendered, **choices)
+        plan = import_plan(
+            content=content, texts_rendered=texts_rendered, import_rest=import_rest, **choices
+        )
         guide_perms = ["guides.add_guidepath", "guides.change_guidepath"]
         if plan.writes_guide_paths and not request.user.has_perms(guide_perms):
             message = gettext("This file writes guide paths, which you may not add or change.")
@@ -194,9 +206,10 @@ class QuizImportMixin:
         return plan
 
     def _import_preview(self, request, plan: ImportPlan, *, content: bytes, choices: dict):
-        """The plan on a page; a plan that writes something keeps its file for the confirmation."""
+        """The plan on a page; a plan that writes something keeps its file for the confirmation
+        (or, when it leaves parts out, for importing the rest)."""
         token = ""
-        if plan.can_apply and plan.changes:
+        if not plan.errors and plan.changes:
             token = upload_keep(content=content, choices=choices, digest=plan.digest)
         context = {
             **self.admin_site.each_context(request),
@@ -207,7 +220,7 @@ class QuizImportMixin:
             "token": token,
             "file_name": choices["name"],
         }
-        status = 200 if plan.can_apply else 400
+        status = 400 if plan.errors else 200
         return TemplateResponse(
             request, "admin/quizzes/quiz/import_preview.html", context, status=status
         )

@@ -11,11 +11,14 @@ the same list. `quiz_import` and `guide_paths_import` go the same way for one fi
 
 import hashlib
 import posixpath
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from urllib.parse import unquote
 
 from django.conf import settings
 from django.core.files.storage import default_storage
+from django.core.validators import MaxLengthValidator
 from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils.translation import gettext, ngettext
@@ -25,7 +28,7 @@ from guides.models import GuidePath
 from quizzes import kinds
 from quizzes.interchange import archive, bundles
 from quizzes.interchange.gift import gift_parse
-from quizzes.interchange.moodle_common import Parsed, quiz_slug_for
+from quizzes.interchange.moodle_common import Origin, Parsed, choice_where, quiz_slug_for
 from quizzes.interchange.moodle_xml import moodle_xml_parse
 from quizzes.interchange.quizfile import (
     ARCHIVE_IMAGES,
@@ -57,6 +60,7 @@ from quizzes.models import (
     question_key,
     translated_fields,
 )
+from quizzes.snapshots import text_problems
 
 FORMAT_YAML = "yaml"
 FORMAT_BUNDLE = "bundle"
@@ -118,9 +122,11 @@ class ImportPlan:
     """What importing a file would write, and what in it can't be.
 
     `writes` are the rows written, in order. `errors` refuse the whole file:
-    nothing of it can be imported. `problems` are parts left out (the rest is
-    imported), `warnings` what is imported with a loss, `matches` how the
-    questions of a one-language file were matched to the site's.
+    nothing of it can be imported. `problems` are parts left out, `warnings` what
+    is imported with a loss, `matches` how the questions of a one-language file
+    were matched to the site's. A file with parts left out is refused unless the
+    editor chose to import the rest (`rest`), as Moodle refuses a file it can't read
+    whole: the preview shows what would be left out and offers to.
     """
 
     format: str
@@ -130,6 +136,7 @@ class ImportPlan:
     warnings: tuple[tuple[str, str], ...] = ()
     matches: tuple[tuple[str, str], ...] = ()
     images: tuple[tuple[str, bytes], ...] = ()  # (storage name, content) the writes store.
+    rest: bool = False  # Import the rest when parts are left out.
 
     @property
     def changes(self) -> tuple[Change, ...]:
@@ -154,12 +161,18 @@ class ImportPlan:
 
     @property
     def can_apply(self) -> bool:
-        return not self.errors
+        """Whether the plan may be written: no error, and nothing left out but by choice."""
+        return not self.errors and (self.rest or not self.problems)
+
+    @property
+    def leaves_out(self) -> bool:
+        """Whether it could be written but for what it leaves out: the editor chooses."""
+        return not self.errors and bool(self.problems) and not self.rest
 
     @property
     def digest(self) -> str:
         """Tells two plans apart: a preview is confirmed only if the plan is still the same."""
-        return hashlib.sha256(repr((self.writes, self.errors)).encode()).hexdigest()
+        return hashlib.sha256(repr((self.writes, self.errors, self.problems)).encode()).hexdigest()
 
 
 def format_detect(*, name: str, content: bytes) -> str:
@@ -248,6 +261,7 @@ def import_plan(
     language: str | None = None,
     quiz_slug: str | None = None,
     texts_rendered: bool = False,
+    import_rest: bool = False,
 ) -> ImportPlan:
     """What importing `content` would write, checked in full; writes nothing.
 
@@ -256,6 +270,7 @@ def import_plan(
     same title (or `quiz_slug`), matched by position, or make new quizzes.
     `texts_rendered`: this very content was planned already, its quizzes' texts rendered and
     found right (the admin's confirm of its preview); they are not rendered again.
+    `import_rest`: the editor chose to import the rest when parts are left out.
     """
     file_format = file_format or format_detect(name=name, content=content)
     planner = _Planner(format=file_format, texts_rendered=texts_rendered)
@@ -275,7 +290,7 @@ def import_plan(
             _yaml_plan(planner, _yaml_read(content))
     except QuizFileError as error:  # ContentFileError too.
         planner.errors.extend(error.errors)
-    return planner.plan()
+    return replace(planner.plan(), rest=import_rest)
 
 
 def _yaml_read(content: bytes) -> dict:
@@ -596,31 +611,228 @@ def _answered() -> str:
     return gettext("it would delete content that learners have answered.")
 
 
-def _moodle_images(planner: _Planner, parsed: Parsed) -> Parsed:
-    """A Moodle file's images, stored under the names of the site's (by their content), and
-    its texts pointing at them there; an image the site doesn't take is left out."""
-    urls = {}
+def _moodle_files(parsed: Parsed) -> dict[str, str | ImageError]:
+    """Each file of a Moodle file by its name in the texts (`images/NAME`): the storage name
+    of an image the site takes, else why it is not one."""
+    files: dict[str, str | ImageError] = {}
     for name, data in sorted(parsed.images.items()):
         try:
-            stored = image_name(data=data, extension=image_check(data=data))
+            files[name] = image_name(data=data, extension=image_check(data=data))
         except ImageError as error:
-            planner.problems.append((ARCHIVE_IMAGES + name, str(error)))
+            files[name] = error
+    return files
+
+
+# A Markdown image of a file of a Moodle file, ![alt](images/NAME), and a link to one,
+# [text](images/NAME), whose text may be an image ([![alt](…)](images/NAME)).
+_ALT = r"(?:[^\[\]\\]|\\.)*"
+_MOODLE_IMAGE = re.compile(r"!\[(" + _ALT + r")\]\(" + re.escape(ARCHIVE_IMAGES) + r"([^)\s]+)\)")
+_MOODLE_LINK = re.compile(
+    r"(?<!!)\[((?:"
+    + _ALT
+    + r"|!\["
+    + _ALT
+    + r"\]\([^)\s]*\))*)\]\("
+    + re.escape(ARCHIVE_IMAGES)
+    + r"([^)\s]+)\)"
+)
+
+
+@dataclass
+class _MoodleQuestion:
+    """One question of a Moodle file, its files pointed at the site's: what it shows, and
+    the problems of its files (`leaves_out`: the question can't come without them)."""
+
+    origin: Origin
+    files: dict[str, str | ImageError]
+    shown: dict[str, str] = field(default_factory=dict)  # Storage name: Moodle name.
+    linked: set[str] = field(default_factory=set)  # Images only a link points to.
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    leaves_out: bool = False
+
+    def question(self, question: dict) -> dict:
+        question = {**question, **self.texts(question, "", ("prompt", "explanation"))}
+        choices = []
+        for number, choice in enumerate(question.get("choices", []), 1):
+            where = choice_where(number)
+            choices.append({**choice, **self.texts(choice, where, ("text", "feedback"))})
+        return {**question, "choices": choices} if "choices" in question else question
+
+    def texts(self, item: dict, where: str, names: tuple[str, ...]) -> dict:
+        return {
+            name: {
+                code: self.text(text, where, f"{name} ({code})")
+                for code, text in item[name].items()
+            }
+            for name in names
+            if isinstance(item.get(name), dict)
+        }
+
+    def text(self, text: str, where: str, label: str) -> str:
+        """A text with its images pointed at the site's; the links to files that can't come
+        along dropped, their text kept."""
+        if ARCHIVE_IMAGES not in text:
+            return text
+        place = self.origin.place + where
+
+        def image(match: re.Match) -> str:
+            alt, name = match.group(1), unquote(match.group(2))
+            stored = self.files.get(name)
+            if isinstance(stored, str):
+                self.shown[stored] = name
+                return f"![{alt}]({image_url(stored)})"
+            self.leaves_out = True
+            if stored is None:
+                message = gettext("the image “%(name)s” is not in the file.")
+            else:
+                message = gettext("the image “%(name)s” can't come along: %(problem)s")
+            values = {"name": name, "problem": str(stored)}
+            self.problems.append((place, f"{label}: {message % values}"))
+            return match.group()
+
+        def link(match: re.Match) -> str:
+            words, name = match.group(1), unquote(match.group(2))
+            stored = self.files.get(name)
+            if isinstance(stored, str):  # An image of the site: a link to it works.
+                self.shown[stored] = name
+                self.linked.add(stored)
+                return f"[{words}]({image_url(stored)})"
+            message = gettext(
+                "the file “%(name)s” is left out: a text here links to no file but the site's "
+                "images; its link is dropped, its text kept."
+            )
+            self.problems.append((place, f"{label}: {message % {'name': name}}"))
+            return words
+
+        return _MOODLE_LINK.sub(link, _MOODLE_IMAGE.sub(image, text))
+
+    def named(self, message: str) -> str:
+        """A message of the quiz-file checks with the images named as in the Moodle file."""
+        for stored, name in self.shown.items():
+            message = message.replace(image_url(stored), name)
+        return message
+
+
+def _moodle_questions(planner: _Planner, parsed: Parsed, *, language: str) -> Parsed:
+    """The questions of a Moodle file that can be imported, each checked on its own.
+
+    A question with a problem (a text too long, an image without alt text or that can't come
+    along, a formula that can't be shown…) is left out, named by its place in the file (its
+    line, or its number and Moodle name) with the field and the language, and the rest is
+    kept: one bad question doesn't refuse the file. A file a text links to (audio, video, a
+    document) is left out, the link's text kept. The images the questions kept show are
+    stored as the site's (named by their content), and their texts point at them; nothing is
+    stored for a question left out. The texts are rendered here, once, even in the admin's
+    confirm: the checks of the quizzes they go to only look up their images.
+    """
+    files = _moodle_files(parsed)
+    quizzes, origins, images, left_out = [], [], {}, set()
+    for data, quiz_origins in zip(parsed.quizzes, parsed.origins, strict=True):
+        data = _moodle_quiz_check(planner, data)
+        if data is None:
+            left_out.update(origin.place for origin in quiz_origins)
             continue
-        urls[f"]({ARCHIVE_IMAGES}{name})"] = f"]({image_url(stored)})"
-        _images_plan(planner, {stored: data})
+        kept, kept_origins = [], []
+        for question, origin in zip(data["questions"], quiz_origins, strict=True):
+            reading = _MoodleQuestion(origin=origin, files=files)
+            question = reading.question(question)
+            shown = {stored: parsed.images[name] for stored, name in reading.shown.items()}
+            if reading.leaves_out:
+                problems = reading.problems
+            else:
+                problems = _moodle_texts_check(question, reading, shown, language=language)
+            if problems:
+                planner.problems.extend(problems)
+                left_out.add(origin.place)
+                continue
+            planner.problems.extend(reading.problems)  # The files it comes without.
+            kept.append(question)
+            kept_origins.append(origin)
+            images.update(shown)
+            for stored in reading.linked:  # Stored though no text shows it as an image.
+                planner.shown.setdefault(stored, "")
+        if kept:
+            quizzes.append({**data, "questions": kept})
+            origins.append(kept_origins)
+    planner.warnings[:] = [warning for warning in planner.warnings if warning[0] not in left_out]
+    _images_plan(planner, images)
+    planner.texts_rendered = True
+    return replace(parsed, quizzes=quizzes, origins=origins, images={})
 
-    def pointed(value):
-        if isinstance(value, str):
-            for old, new in urls.items():
-                value = value.replace(old, new)
-            return value
-        if isinstance(value, dict):
-            return {key: pointed(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [pointed(item) for item in value]
-        return value
 
-    return replace(parsed, quizzes=[pointed(data) for data in parsed.quizzes])
+def _moodle_quiz_check(planner: _Planner, data: dict) -> dict | None:
+    """A Moodle category's quiz, checked without its questions: a description that can't be
+    shown is left out; a quiz that can't be made leaves out its questions (None)."""
+    place = gettext("quiz “%(title)s”") % {"title": next(iter(data["title"].values()), "")}
+    errors = _quiz_errors({**_checkable(data, "title"), "questions": []}, {})
+    if not errors:
+        return data
+    if "description" in data and not _quiz_errors(
+        {**_checkable(data, "title"), "description": {}, "questions": []}, {}
+    ):
+        message = gettext("left out: %(problem)s")
+        planner.problems.extend((place, message % {"problem": error}) for _where, error in errors)
+        return {key: value for key, value in data.items() if key != "description"}
+    planner.problems.extend((place, error) for _where, error in errors)
+    return None
+
+
+def _moodle_texts_check(
+    question: dict, reading: _MoodleQuestion, images: dict[str, bytes], *, language: str
+) -> list[tuple[str, str]]:
+    """The problems of the texts of one question of a Moodle file, as the editors' checks
+    find them (`text_problems`: rendered; the length its field takes; a prompt or a choice
+    without text in the default language, which a file in another language leaves to the
+    site), each placed where the question is in the file, with its choice, field and
+    language. The rest of what the quiz-file checks ask, a Moodle file's reader makes sure of."""
+    items = [("", Question, ("prompt", "explanation"), question)] + [
+        (choice_where(number), Choice, ("text", "feedback"), choice)
+        for number, choice in enumerate(question.get("choices", []), 1)
+    ]
+    problems = []
+    for where, model, names, item in items:
+        required = names[0]
+        if language == settings.LANGUAGE_CODE and not (item.get(required) or {}).get(language):
+            message = gettext("%(field)s needs a text in %(language)s.")
+            problems.append(
+                (reading.origin.place + where, message % {"field": required, "language": language})
+            )
+        for name in names:
+            for code, text in (item.get(name) or {}).items():
+                found = text_problems(
+                    field=name,
+                    language=code,
+                    source=text,
+                    image_exists=lambda stored: stored in images or default_storage.exists(stored),
+                )
+                limit = model._meta.get_field(build_localized_fieldname(name, code)).max_length
+                if limit and len(text) > limit:
+                    validator = MaxLengthValidator(limit)
+                    length = validator.message % {"limit_value": limit, "show_value": len(text)}
+                    found.append(f"{name} ({code}): {length}")
+                place = reading.origin.place + where
+                problems += [(place, reading.named(message)) for message in found]
+    return problems
+
+
+def _checkable(item: dict, name: str) -> dict:
+    """`item` with a text in the default language for its field `name`, which the checks
+    require: a file in another language fills the texts of a quiz that has it."""
+    texts = item.get(name)
+    if not isinstance(texts, dict) or texts.get(settings.LANGUAGE_CODE):
+        return item
+    return {**item, name: {**texts, settings.LANGUAGE_CODE: "-"}}
+
+
+def _quiz_errors(data: dict, images: dict[str, bytes]) -> list:
+    """What quiz_file_check finds in `data`, its texts rendered; `images` by storage name,
+    which it may show. Rendered even when the file was planned already (the admin's
+    confirm): what it finds decides which questions are left out, hence the plan."""
+    try:
+        quiz_file_check(data=data, images=images)
+    except QuizFileError as error:
+        return list(error.errors)
+    return []
 
 
 def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug: str | None):
@@ -628,7 +840,7 @@ def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug:
     else the quiz of its Moodle category), or is a new quiz; never a quiz of the same title."""
     planner.problems.extend(parsed.problems)
     planner.warnings.extend(parsed.warnings)
-    parsed = _moodle_images(planner, parsed)
+    parsed = _moodle_questions(planner, parsed, language=language)
     taken = set(Quiz.objects.values_list("slug", flat=True))
     numbers: dict[str, int] = {}
     for data, origins in zip(parsed.quizzes, parsed.origins, strict=True):
@@ -829,7 +1041,7 @@ def import_apply(*, plan: ImportPlan) -> ImportPlan:
     applied, or when a learner answered what it deletes since it was computed.
     """
     if not plan.can_apply:
-        raise QuizFileError(list(plan.errors))
+        raise QuizFileError(list(plan.errors or plan.problems))
     writer = _Writer(images=dict(plan.images))
     for write in plan.writes:
         writer.write(write)
@@ -1061,7 +1273,7 @@ def plan_summary(plan: ImportPlan) -> list[str]:
 def plan_lines(plan: ImportPlan) -> list[str]:
     """The plan as the commands print it: the summary, each change, then what was matched,
     left out and imported with a loss, each with its place."""
-    if not plan.can_apply:
+    if plan.errors:
         return [gettext("The file can't be imported:"), *_indented(plan.errors)]
     kinds = {CREATE: gettext("create"), UPDATE: gettext("update"), DELETE: gettext("delete")}
     lines = plan_summary(plan)

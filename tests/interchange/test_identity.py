@@ -23,7 +23,7 @@ FIXTURES = Path(__file__).parent / "moodle_fixtures"
 
 def imported(content: str | bytes, name: str = "bank.gift", **options):
     content = content.encode() if isinstance(content, str) else content
-    plan = import_plan(content=content, name=name, **options)
+    plan = import_plan(content=content, name=name, import_rest=True, **options)
     assert plan.can_apply, plan.errors
     import_apply(plan=plan)
     return plan
@@ -129,7 +129,7 @@ def test_moodles_nested_categories_each_make_a_quiz_that_keeps_its_path(db):
     content = (FIXTURES / "nested_categories_with_questions.xml").read_bytes()
     plan = imported(content, "nested.xml")
     assert [place for place, _message in plan.problems] == [
-        "question 2 (Moodle name “Kappa Essay Question”)"
+        "question 2 (“Kappa Essay Question”)"
     ]
     quizzes = Quiz.objects.order_by("pk")
     assert [(q.category, q.title, q.description) for q in quizzes] == [
