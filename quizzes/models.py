@@ -123,6 +123,15 @@ class Quiz(models.Model):
         _("pass mark (%)"), default=70, validators=[MaxValueValidator(100)]
     )
     shuffle_choices = models.BooleanField(_("shuffle choices"), default=False)
+    category = models.CharField(
+        _("question bank category"),
+        max_length=1000,
+        blank=True,
+        help_text=_(
+            "The Moodle category its questions came from ($course$/top/Networks): "
+            "importing a bank of that category again updates this quiz."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -135,6 +144,9 @@ class Quiz(models.Model):
         permissions = [("view_report", _("Can view score reports"))]
         constraints = [
             models.CheckConstraint(condition=Q(pass_mark__lte=100), name="quiz_pass_mark_percent"),
+            models.UniqueConstraint(
+                fields=["category"], condition=~Q(category=""), name="quiz_category_unique"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -282,9 +294,48 @@ class _Ordered(models.Model):
         return models.UniqueConstraint(fields=[parent, "position"], name=name)
 
 
+QUESTION_KEY_LENGTH = 100
+
+
+def question_key(text: str, taken: set[str], numbers: dict[str, int] | None = None) -> str:
+    """A key for a question, unlike the `taken` keys of its quiz, from `text` (a Moodle ID
+    number or name, or its prompt's plain title): "… (2)" when taken. `numbers` keeps the
+    last number tried after each text, so that thousands of questions of one prompt don't
+    try the same numbers again each time."""
+    base = " ".join(text.split())[:QUESTION_KEY_LENGTH] or "question"
+    numbers = {} if numbers is None else numbers
+    key, number = base, numbers.get(base, 1)
+    if number > 1:
+        key = _numbered(base, number)
+    while key in taken:
+        number += 1
+        key = _numbered(base, number)
+    numbers[base] = number
+    return key
+
+
+def _numbered(base: str, number: int) -> str:
+    suffix = f" ({number})"
+    return base[: QUESTION_KEY_LENGTH - len(suffix)] + suffix
+
+
 class Question(_Ordered):
     quiz = models.ForeignKey(
         Quiz, on_delete=models.CASCADE, related_name="questions", verbose_name=_("quiz")
+    )
+    key = models.CharField(
+        _("key"),
+        max_length=QUESTION_KEY_LENGTH,
+        help_text=_(
+            "Names the question across imports and exports, unique in its quiz: Moodle's "
+            "ID number or name, else the start of its prompt. Made when left empty."
+        ),
+    )
+    name = models.CharField(
+        _("name in the question bank"),
+        max_length=255,
+        blank=True,
+        help_text=_("Moodle's name for the question; learners never see it."),
     )
     prompt = models.TextField(_("prompt"))
     explanation = models.TextField(_("explanation"), blank=True)
@@ -308,10 +359,21 @@ class Question(_Ordered):
     class Meta(_Ordered.Meta):
         verbose_name = _("question")
         verbose_name_plural = _("questions")
-        constraints = [_Ordered.unique_position_in("quiz", "question_position_unique_in_quiz")]
+        constraints = [
+            _Ordered.unique_position_in("quiz", "question_position_unique_in_quiz"),
+            models.UniqueConstraint(fields=["quiz", "key"], name="question_key_unique_in_quiz"),
+        ]
 
     def __str__(self) -> str:
         return plain_title(self.prompt) or content_place(self.position)
+
+    def save(self, *args, **kwargs) -> None:
+        if not self.key:
+            others = Question.objects.filter(quiz_id=self.quiz_id).exclude(pk=self.pk)
+            prompt = getattr(self, build_localized_fieldname("prompt", settings.LANGUAGE_CODE))
+            taken = set(others.values_list("key", flat=True))
+            self.key = question_key(plain_title(prompt or self.prompt or ""), taken)
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return self.quiz.get_absolute_url()

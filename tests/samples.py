@@ -132,12 +132,13 @@ MOODLE_XML_EVERY_CONSTRUCT = f"""<?xml version="1.0" encoding="UTF-8"?>
   </question>
   <question type="truefalse">
     <name><text>TF2</text></name>
+    <idnumber>tf-2</idnumber>
     <questiontext format="html"><text><![CDATA[<p>UDP is reliable <img
       src="@@PLUGINFILE@@/missing.png"></p>]]></text></questiontext>
     <answer fraction="0"><text>true</text></answer>
     <answer fraction="100"><text>false</text></answer>
   </question>
-  <question type="matching"><name><text>Match</text></name></question>
+  <question type="match"><name><text>Match</text></name></question>
   <question type="essay"><name><text>Essay</text></name></question>
   <question type="cloze"><name><text>Cloze</text></name></question>
   <question type="ddwtos"><name><text>Drag</text></name></question>

@@ -46,6 +46,8 @@ class QuestionForm(ContentForm):
                 "Left blank: after the quiz's last question. The quiz's page reorders its "
                 "questions by dragging or with the Move buttons."
             )
+        if "key" in self.fields:
+            self.fields["key"].required = False
 
     def clean(self):
         cleaned_data = super().clean()

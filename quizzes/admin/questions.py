@@ -57,12 +57,20 @@ class QuestionAdmin(
     form = QuestionForm
     inlines = [ChoiceInline]
     change_form_template = "admin/quizzes/question/change_form.html"
-    list_display = ("name", "quiz", "position", "kind", "choice_count", "answer_count")
+    list_display = ("prompt_title", "quiz", "position", "kind", "choice_count", "answer_count")
     list_filter = ("quiz__guide_paths", "quiz__level", "quiz__is_published", "quiz")
     list_select_related = ("quiz",)
-    search_fields = tuple(f"prompt_{code}" for code, _name in settings.LANGUAGES)
+    search_fields = ("key", "name", *(f"prompt_{code}" for code, _name in settings.LANGUAGES))
     fields = side_by_side(
-        "quiz", "position", "kind", "keep_choice_order", "prompt", "explanation", "guide_url"
+        "quiz",
+        "position",
+        "kind",
+        "keep_choice_order",
+        "prompt",
+        "explanation",
+        "guide_url",
+        "key",
+        "name",
     )
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     actions = ["regrade"]
@@ -76,7 +84,7 @@ class QuestionAdmin(
             )
         )
 
-    name = plain_column("prompt", _("prompt"))
+    prompt_title = plain_column("prompt", _("prompt"))
     choice_count = count_column("choice_count", _("choices"))
     answer_count = count_column("answer_count", _("answers"))
 

@@ -56,6 +56,7 @@ QUIZ_FIELDS = (
     "pass_mark",
     "shuffle_choices",
     "is_published",
+    "category",
 )
 
 

@@ -167,16 +167,21 @@ class QuizImportMixin:
             messages.info(request, gettext("Import cancelled: nothing was written."))
             return redirect("admin:quizzes_quiz_changelist")
         if background.in_background(kept.content):
-            return _enqueued(request, background.import_confirm_task, token)
+            rest = "import_rest" in request.POST
+            return _enqueued(request, background.import_confirm_task, token, import_rest=rest)
         # The kept file is the one its preview planned: its texts were rendered and found right.
         plan = self._import_plan(
-            request, content=kept.content, choices=kept.choices, texts_rendered=True
+            request,
+            content=kept.content,
+            choices=kept.choices,
+            texts_rendered=True,
+            import_rest="import_rest" in request.POST,
         )
-        if plan.digest != kept.digest:
+        if plan.digest != kept.digest or not plan.can_apply:
             upload_discard(token=token)
-            messages.warning(
-                request, gettext("The site changed since the preview: check the changes again.")
-            )
+            if plan.digest != kept.digest:
+                message = gettext("The site changed since the preview: check the changes again.")
+                messages.warning(request, message)
             return self._import_preview(request, plan, content=kept.content, choices=kept.choices)
         try:
             import_apply(plan=plan)
@@ -218,7 +223,7 @@ class QuizImportMixin:
         }
         if shown["notice"]:
             messages.warning(request, shown["notice"])
-        status = 200 if plan.can_apply else 400
+        status = 400 if plan.errors else 200
         return TemplateResponse(
             request, "admin/quizzes/quiz/import_preview.html", context, status=status
         )
@@ -228,17 +233,28 @@ class QuizImportMixin:
             raise PermissionDenied
 
     def _import_plan(
-        self, request: HttpRequest, *, content: bytes, choices: dict, texts_rendered: bool = False
+        self,
+        request: HttpRequest,
+        *,
+        content: bytes,
+        choices: dict,
+        texts_rendered: bool = False,
+        import_rest: bool = False,
     ) -> ImportPlan:
         """The plan of an import, refused when it writes guide paths the user may not."""
         return background.plan_for(
-            request.user, content=content, choices=choices, texts_rendered=texts_rendered
+            request.user,
+            content=content,
+            choices=choices,
+            texts_rendered=texts_rendered,
+            import_rest=import_rest,
         )
 
     def _import_preview(self, request, plan: ImportPlan, *, content: bytes, choices: dict):
-        """The plan on a page; a plan that writes something keeps its file for the confirmation."""
+        """The plan on a page; a plan that writes something keeps its file for the confirmation
+        (or, when it leaves parts out, for importing the rest)."""
         token = ""
-        if plan.can_apply and plan.changes:
+        if not plan.errors and plan.changes:
             token = upload_keep(content=content, choices=choices, digest=plan.digest)
         context = {
             **self.admin_site.each_context(request),
@@ -249,15 +265,16 @@ class QuizImportMixin:
             "token": token,
             "file_name": choices["name"],
         }
-        status = 200 if plan.can_apply else 400
+        status = 400 if plan.errors else 200
         return TemplateResponse(
             request, "admin/quizzes/quiz/import_preview.html", context, status=status
         )
 
 
-def _enqueued(request: HttpRequest, task, token: str) -> HttpResponse:
+def _enqueued(request: HttpRequest, task, token: str, **choices) -> HttpResponse:
     """Start a background import of the kept file of `token`; its page follows it."""
-    result = task.enqueue(token=token, user_id=request.user.pk, language=get_language())
+    language = get_language()
+    result = task.enqueue(token=token, user_id=request.user.pk, language=language, **choices)
     return redirect("admin:quizzes_quiz_import_progress", result_id=result.id)
 
 

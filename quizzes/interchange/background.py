@@ -62,9 +62,13 @@ def in_background(content: bytes) -> bool:
     return size > settings.IMPORT_BACKGROUND_BYTES
 
 
-def plan_for(user, *, content: bytes, choices: dict, texts_rendered: bool = False):
+def plan_for(
+    user, *, content: bytes, choices: dict, texts_rendered: bool = False, import_rest: bool = False
+):
     """The plan of an import, refused when it writes guide paths the user may not."""
-    plan = import_plan(content=content, texts_rendered=texts_rendered, **choices)
+    plan = import_plan(
+        content=content, texts_rendered=texts_rendered, import_rest=import_rest, **choices
+    )
     if plan.writes_guide_paths and not user.has_perms(GUIDE_PERMISSIONS):
         message = gettext("This file writes guide paths, which you may not add or change.")
         plan = replace(plan, errors=(("", message),))
@@ -83,7 +87,8 @@ def plan_shown(plan, *, token: str = "", notice: str = "", file_name: str = "") 
         "problems": [list(pair) for pair in plan.problems],
         "warnings": [list(pair) for pair in plan.warnings],
         "matches": [list(pair) for pair in plan.matches],
-        "token": token if plan.can_apply and plan.changes else "",
+        "leaves_out": plan.leaves_out,
+        "token": token if not plan.errors and plan.changes else "",
         "notice": notice,
     }
 
@@ -98,7 +103,7 @@ class ShownPlan:
         self.problems = [tuple(pair) for pair in shown["problems"]]
         self.warnings = [tuple(pair) for pair in shown["warnings"]]
         self.matches = [tuple(pair) for pair in shown["matches"]]
-        self.can_apply = not self.errors
+        self.leaves_out = shown["leaves_out"]
 
 
 def _refused(message: str) -> dict:
@@ -119,26 +124,36 @@ def import_preview_task(*, token: str, user_id: int, language: str) -> dict:
             return _gone()
         user = get_user_model().objects.get(pk=user_id)
         plan = plan_for(user, content=kept.content, choices=kept.choices)
-        if not (plan.can_apply and plan.changes):
+        if plan.errors or not plan.changes:
             upload_discard(token=token)
         token = upload_redigested(token=token, digest=plan.digest)
         return plan_shown(plan, token=token, file_name=kept.choices["name"])
 
 
 @task()
-def import_confirm_task(*, token: str, user_id: int, language: str) -> dict:
-    """Write what the preview of `token` showed, in one transaction, or nothing: the site
-    changed since (the preview again, with what changed) or the write was refused. The kept
-    file goes once written or refused; a task that fails leaves it to go with the stale."""
+def import_confirm_task(*, token: str, user_id: int, language: str, import_rest: bool) -> dict:
+    """Write what the preview of `token` showed (`import_rest`: the editor chose to import
+    the rest of a file that leaves parts out), in one transaction, or nothing: the site
+    changed since, or parts are left out that the editor did not choose to leave (the
+    preview again), or the write was refused. The kept file goes once written or refused; a
+    task that fails leaves it to go with the stale."""
     with translation.override(language):
         try:
             kept = upload_take(token=token)
         except UploadGone:
             return _gone()
         user = get_user_model().objects.get(pk=user_id)
-        plan = plan_for(user, content=kept.content, choices=kept.choices, texts_rendered=True)
-        if plan.digest != kept.digest:
-            notice = gettext("The site changed since the preview: check the changes again.")
+        plan = plan_for(
+            user,
+            content=kept.content,
+            choices=kept.choices,
+            texts_rendered=True,
+            import_rest=import_rest,
+        )
+        if plan.digest != kept.digest or not plan.can_apply:
+            notice = ""
+            if plan.digest != kept.digest:
+                notice = gettext("The site changed since the preview: check the changes again.")
             token = upload_redigested(token=token, digest=plan.digest)
             return plan_shown(plan, token=token, notice=notice, file_name=kept.choices["name"])
         try:

@@ -11,7 +11,7 @@ last released in 2017, and its forks) are not kept up.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext
 
@@ -43,6 +43,9 @@ _FORMATS = {
 # while the question is split, as noncharacters that no text holds; `\\` is a backslash.
 _ESCAPES = {char: chr(0xFDD1 + number) for number, char in enumerate("\\~=#{}:n")}
 _UNESCAPES = {marker: "\n" if char == "n" else char for char, marker in _ESCAPES.items()}
+# Where a missing-word question's answers were, while its text is read; then a blank.
+_BLANK = "\ufdd9"
+BLANK_MARKDOWN = "\\_" * 5  # "_____", as Moodle shows it, escaped: never emphasis or a rule.
 
 
 def _escape_pre(text: str) -> str:
@@ -77,6 +80,7 @@ class _Reader:
     quizzes: common.QuizCollector
     problems: list[tuple[str, str]]
     warnings: list[tuple[str, str]]
+    files: list[str] = field(default_factory=list)  # Of the question being read.
 
     def text(self, raw: str, default_format: str, place: str) -> tuple[dict[str, str], str]:
         """A text with its optional [format] first, as {language: Markdown}; and its format."""
@@ -87,8 +91,9 @@ class _Reader:
             text_format = _FORMATS[match.group(1)]
             raw = raw[match.end() :]
         texts, dropped = common.to_markdown_texts(
-            _escape_post(raw), text_format, language=self.language
+            _escape_post(raw), text_format, language=self.language, image_src=self.file
         )
+        texts = {code: text.replace(_BLANK, BLANK_MARKDOWN) for code, text in texts.items()}
         if dropped:
             message = gettext("HTML tags dropped, their text kept: %(tags)s.")
             self.warnings.append((place, message % {"tags": ", ".join(dropped)}))
@@ -129,55 +134,65 @@ class _Reader:
         self.problems.append((place, message))
 
     def question(self, text: str, start: int, block: _Block, place: str, name: str) -> None:
+        """Read one question, its type told as Moodle's importer tells it: no braces, a
+        description; empty braces, an essay; `#` first, numerical; a `~`, multiple choice;
+        `=` and `->`, matching; T, F, TRUE or FALSE, true/false; else short answer."""
         opening = text.find("{", start)
         closing = text.find("}", start)
         if opening < 0 and closing < 0:
-            message = gettext("a description without answers: this site has no such question.")
-            return self.refuse(place, message)
+            return self.refuse(place, common.type_refused("description"))
         if closing < 0:
             message = gettext("this { is not closed by a } before the next blank line.")
             return self.refuse(_place(block.line_at(text, opening), name), message)
         if opening < 0 or closing < opening:
             message = gettext("a } closes no {.")
             return self.refuse(_place(block.line_at(text, closing), name), message)
-        if text[closing + 1 :].strip():
-            message = gettext(
-                "a missing-word question (answers in the middle of the text): "
-                "this site has no such question."
-            )
-            return self.refuse(place, message)
+        # As in Moodle, answers in the middle of the text leave a blank in its place.
+        missing_word = not text.endswith("}")
+        rest = (_BLANK if missing_word else "") + text[closing + 1 :]
         answers = text[opening + 1 : closing].strip()
         explanation = ""
         separator = answers.rfind("####")
         if separator >= 0:
             explanation = answers[separator + 4 :]
             answers = answers[:separator].strip()
-        prompt, text_format = self.text(text[start:opening], common.FORMAT_PLAIN, place)
+        self.files = []
+        prompt, text_format = self.text(text[start:opening] + rest, common.FORMAT_PLAIN, place)
         question = {"prompt": prompt or {self.language: ""}}
         explanation, _format = self.text(explanation, text_format, place)
         if explanation:
             question["explanation"] = explanation
         if not answers:
-            return self.refuse(place, gettext("an essay question: this site has no such question."))
+            return self.refuse(place, common.type_refused("essay", missing_word=missing_word))
         if answers.startswith("#"):
-            message = gettext("a numerical question: this site has no such question.")
+            message = common.type_refused("numerical", missing_word=missing_word)
             return self.refuse(place, message)
         problem = common.too_many_answers(answers.count("~") + answers.count("="))
         if problem:
             return self.refuse(place, problem)
         kind = kinds.gift_claimant(answers)
         if kind is None:
-            if "=" in answers and "->" in answers:
-                message = gettext("a matching question: this site has no such question.")
-            else:
-                message = gettext("a short-answer question: this site has no such question.")
-            return self.refuse(place, message)
+            moodle_type = "match" if "=" in answers and "->" in answers else "shortanswer"
+            return self.refuse(place, common.type_refused(moodle_type, missing_word=missing_word))
         read = kind.gift_read(answers, _QuestionTexts(self, place), text_format)
         if read.problem:
             return self.refuse(place, read.problem)
+        if self.files:
+            message = gettext(
+                "the text shows the file “%(name)s”, which a GIFT file can't hold "
+                "(Moodle XML holds the files of its questions)."
+            )
+            return self.refuse(place, message % {"name": self.files[0]})
         self.warnings += [(place, warning) for warning in read.warnings]
+        if name:
+            question["key"] = name
         self.quizzes.add(question | read.fields, Origin(place=place, name=name))
         return None
+
+    def file(self, reference: str) -> str:
+        """A Moodle file a text shows ("@@PLUGINFILE@@/x.png"): GIFT holds none."""
+        self.files.append(common.pluginfile_name(reference))
+        return reference
 
 
 @dataclass
@@ -232,7 +247,7 @@ def gift_parse(text: str | bytes, *, language: str, quiz_slug: str | None = None
         common.size_check(len(text.encode("utf-8", "surrogatepass")), MAX_BYTES)
         text = text.removeprefix("\ufeff")
     # The noncharacters that stand for escapes while a question is split can't be in a text.
-    text = re.sub("[\ufdd0-\ufdd8]", "\ufffd", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = re.sub("[\ufdd0-\ufdd9]", "\ufffd", text.replace("\r\n", "\n").replace("\r", "\n"))
     quizzes = common.QuizCollector(language=language, quiz_slug=quiz_slug)
     reader = _Reader(language=language, quizzes=quizzes, problems=[], warnings=[])
     lines = text.count("\n") + 1
@@ -282,15 +297,17 @@ def gift_export(data: dict, *, language: str) -> str:
 
     GIFT has no place for the rest: the quiz's description, level, pass mark and
     guide paths, the questions' guide URLs, and the other languages. The quiz's
-    title becomes the category. A true-or-false question whose choices are not
+    Moodle category (else its title) becomes the category, a question's name (else its
+    key) its ::title::. A true-or-false question whose choices are not
     named True and False in `language` is written as a single-choice one.
     """
     common.language_check(language)
-    title = common.text_in(data.get("title"), language) or data.get("slug", "")
-    lines = [f"$CATEGORY: $course$/top/{_escape(title.replace('/', '//'))}", ""]
+    lines = [f"$CATEGORY: {_escape(common.category_path(data, language))}", ""]
     writing = _Writing(language)
     for question in data.get("questions", []):
-        prompt = "[markdown]" + _escape(common.text_in(question.get("prompt"), language))
+        name = question.get("name") or question.get("key")
+        prompt = f"::{_escape(name)}::" if name else ""
+        prompt += "[markdown]" + _escape(common.text_in(question.get("prompt"), language))
         explanation = common.text_in(question.get("explanation"), language)
         general = f"####{_text(explanation)}" if explanation else ""
         kind = kinds.get(question.get("kind", kinds.DEFAULT)).exported_as(question, writing)

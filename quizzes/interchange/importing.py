@@ -11,13 +11,16 @@ the same list. `quiz_import` and `guide_paths_import` go the same way for one fi
 
 import hashlib
 import posixpath
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from urllib.parse import unquote
 
 from django.conf import settings
 from django.core.files.storage import default_storage
+from django.core.validators import MaxLengthValidator
 from django.db import transaction
-from django.db.models import ProtectedError, Q
+from django.db.models import ProtectedError
 from django.utils.translation import gettext, ngettext
 from modeltranslation.utils import build_localized_fieldname
 
@@ -25,7 +28,7 @@ from guides.models import GuidePath
 from quizzes import kinds
 from quizzes.interchange import archive, bundles
 from quizzes.interchange.gift import gift_parse
-from quizzes.interchange.moodle_common import Parsed, quiz_slug_for
+from quizzes.interchange.moodle_common import Origin, Parsed, choice_where, quiz_slug_for
 from quizzes.interchange.moodle_xml import moodle_xml_parse
 from quizzes.interchange.quizfile import (
     ARCHIVE_IMAGES,
@@ -45,6 +48,7 @@ from quizzes.markup.images import (
     image_store,
     image_url,
 )
+from quizzes.markup.rendering import plain_title
 from quizzes.models import (
     Answer,
     AnswerChoice,
@@ -53,8 +57,10 @@ from quizzes.models import (
     Question,
     Quiz,
     content_place,
+    question_key,
     translated_fields,
 )
+from quizzes.snapshots import text_problems
 
 FORMAT_YAML = "yaml"
 FORMAT_BUNDLE = "bundle"
@@ -100,8 +106,8 @@ class Write:
     """One row an import writes: `change` as the preview shows it, `key` the row and `values`
     what a create or an update gives it.
 
-    The key is a guide path's or a quiz's slug, a question's quiz slug and position, a
-    choice's quiz slug, question position and position, an image's storage name. A write
+    The key is a guide path's or a quiz's slug, a question's quiz slug and key, a choice's
+    quiz slug, question key and position, an image's storage name. A write
     that isn't `listed` (the choices of a new question…) shows only in the counts.
     """
 
@@ -116,9 +122,11 @@ class ImportPlan:
     """What importing a file would write, and what in it can't be.
 
     `writes` are the rows written, in order. `errors` refuse the whole file:
-    nothing of it can be imported. `problems` are parts left out (the rest is
-    imported), `warnings` what is imported with a loss, `matches` how the
-    questions of a one-language file were matched to the site's.
+    nothing of it can be imported. `problems` are parts left out, `warnings` what
+    is imported with a loss, `matches` how the questions of a one-language file
+    were matched to the site's. A file with parts left out is refused unless the
+    editor chose to import the rest (`rest`), as Moodle refuses a file it can't read
+    whole: the preview shows what would be left out and offers to.
     """
 
     format: str
@@ -128,6 +136,7 @@ class ImportPlan:
     warnings: tuple[tuple[str, str], ...] = ()
     matches: tuple[tuple[str, str], ...] = ()
     images: tuple[tuple[str, bytes], ...] = ()  # (storage name, content) the writes store.
+    rest: bool = False  # Import the rest when parts are left out.
 
     @property
     def changes(self) -> tuple[Change, ...]:
@@ -152,12 +161,18 @@ class ImportPlan:
 
     @property
     def can_apply(self) -> bool:
-        return not self.errors
+        """Whether the plan may be written: no error, and nothing left out but by choice."""
+        return not self.errors and (self.rest or not self.problems)
+
+    @property
+    def leaves_out(self) -> bool:
+        """Whether it could be written but for what it leaves out: the editor chooses."""
+        return not self.errors and bool(self.problems) and not self.rest
 
     @property
     def digest(self) -> str:
         """Tells two plans apart: a preview is confirmed only if the plan is still the same."""
-        return hashlib.sha256(repr((self.writes, self.errors)).encode()).hexdigest()
+        return hashlib.sha256(repr((self.writes, self.errors, self.problems)).encode()).hexdigest()
 
 
 def format_detect(*, name: str, content: bytes) -> str:
@@ -192,6 +207,7 @@ class _Planner:
     images: dict[str, bytes] = field(default_factory=dict)  # The file's images, checked.
     texts_rendered: bool = False  # The file's texts were rendered and found right already.
     shown: dict[str, str] = field(default_factory=dict)  # Images its quizzes show, by alt.
+    categories: dict[str, str] = field(default_factory=dict)  # The quiz of each category.
 
     def write(
         self,
@@ -245,6 +261,7 @@ def import_plan(
     language: str | None = None,
     quiz_slug: str | None = None,
     texts_rendered: bool = False,
+    import_rest: bool = False,
 ) -> ImportPlan:
     """What importing `content` would write, checked in full; writes nothing.
 
@@ -253,6 +270,7 @@ def import_plan(
     same title (or `quiz_slug`), matched by position, or make new quizzes.
     `texts_rendered`: this very content was planned already, its quizzes' texts rendered and
     found right (the admin's confirm of its preview); they are not rendered again.
+    `import_rest`: the editor chose to import the rest when parts are left out.
     """
     file_format = file_format or format_detect(name=name, content=content)
     planner = _Planner(format=file_format, texts_rendered=texts_rendered)
@@ -272,7 +290,7 @@ def import_plan(
             _yaml_plan(planner, _yaml_read(content))
     except QuizFileError as error:  # ContentFileError too.
         planner.errors.extend(error.errors)
-    return planner.plan()
+    return replace(planner.plan(), rest=import_rest)
 
 
 def _yaml_read(content: bytes) -> dict:
@@ -415,13 +433,18 @@ def _quiz_diff(
     """The writes of a checked quiz file (`fields`, `questions` from quiz_file_check) against
     the quiz of its slug, and the deletes refused: what the preview shows and the write does.
 
-    Only what differs is written: a quiz that doesn't change keeps its stamp.
+    A question of the file is the site's question of the same key, else (a file without
+    keys) the one at its position; the others are created, and the site's questions the
+    file lacks are deleted. Only what differs is written: a quiz that doesn't change keeps
+    its stamp.
     """
     for name, alt in image_references(data).items():
         planner.shown.setdefault(name, alt)
     slug = fields["slug"]
     fields = {name: value for name, value in fields.items() if name != "slug"}
     quiz_place = gettext("quiz %(slug)s") % {"slug": slug}
+    if not _category_free(planner, slug, fields["category"], quiz_place):
+        return
     quiz = Quiz.objects.filter(slug=slug).first()
     if quiz is None:
         choices = sum(len(question.choices) for question in questions)
@@ -430,15 +453,16 @@ def _quiz_diff(
         )
         values = {**fields, "guide_paths": tuple(guide_slugs)}
         planner.write(CREATE, QUIZ, quiz_place, what, (slug,), values)
-        for question in questions:
-            _question_create(planner, slug, question, quiz_place, listed=False)
+        for item, key in zip(questions, _keys_given(questions, taken=set()), strict=True):
+            _question_create(planner, slug, item, key, quiz_place, listed=False)
         return
     changed = _changed_fields(quiz, fields)
     if set(quiz.guide_paths.values_list("slug", flat=True)) != set(guide_slugs):
         changed["guide_paths"] = tuple(guide_slugs)
     if changed:
         planner.write(UPDATE, QUIZ, quiz_place, _labels(quiz, changed), (slug,), changed)
-    existing = {question.position: question for question in quiz.questions.all()}
+    site = list(quiz.questions.all())
+    matched = _questions_match(questions, site)
     choices_of = {}
     for choice in Choice.objects.filter(question__quiz=quiz):
         choices_of.setdefault(choice.question_id, {})[choice.position] = choice
@@ -446,31 +470,80 @@ def _quiz_diff(
     picked = set(
         AnswerChoice.objects.filter(choice__question__quiz=quiz).values_list("choice", flat=True)
     )
-    for number, item in enumerate(questions, 1):
+    new_keys = iter(_keys_given(questions, taken={question.key for question in site}))
+    for number, (item, question) in enumerate(zip(questions, matched, strict=True), 1):
         place = f"{quiz_place}, {content_place(number)}"
-        question = existing.pop(item.position, None)
         if question is None:
-            _question_create(planner, slug, item, place, listed=True)
+            _question_create(planner, slug, item, next(new_keys), place, listed=True)
             continue
-        key = (slug, item.position)
-        changed = _changed_fields(question, item.fields)
+        next(new_keys)
+        key = (slug, question.key)
+        changed = _changed_fields(question, {**item.fields, "position": item.position})
         if changed:
             planner.write(UPDATE, QUESTION, place, _labels(question, changed), key, changed)
         old_choices = dict(choices_of.get(question.pk, {}))
         _choices_diff(
             planner, item, old_choices, picked, key=key, quiz_place=quiz_place, number=number
         )
-    for question in existing.values():
+    kept = {question.key for question in matched if question is not None}
+    for question in site:
+        if question.key in kept:
+            continue
         place = gettext("%(quiz)s, question at position %(position)s") % {
             "quiz": quiz_place,
             "position": question.position,
         }
         if question.pk in answered:
             planner.errors.append((place, _answered()))
-        key = (slug, question.position)
+        key = (slug, question.key)
         for position in choices_of.get(question.pk, {}):  # Before their question, one by one.
             planner.write(DELETE, CHOICE, place, "", (*key, position), listed=False)
         planner.write(DELETE, QUESTION, place, _quoted(question.prompt), key)
+
+
+def _category_free(planner: _Planner, slug: str, category: str, quiz_place: str) -> bool:
+    """Whether no other quiz, of the site or of this import, comes from `category`."""
+    if not category:
+        return True
+    other = planner.categories.setdefault(category, slug)
+    if other == slug:
+        other = (
+            Quiz.objects.filter(category=category)
+            .exclude(slug=slug)
+            .values_list("slug", flat=True)
+            .first()
+        )
+    if other is None or other == slug:
+        return True
+    message = gettext("quiz %(slug)s already comes from the category “%(category)s”.")
+    planner.errors.append((quiz_place, message % {"slug": other, "category": category}))
+    return False
+
+
+def _questions_match(questions: list, site: list[Question]) -> list[Question | None]:
+    """The site's question each question of the file is: the one of its key, else, for a
+    question without a key, the one at its position whose key the file doesn't give."""
+    by_key = {question.key: question for question in site}
+    given = {item.key for item in questions if item.key}
+    by_position = {question.position: question for question in site if question.key not in given}
+    return [
+        by_key.get(item.key) if item.key else by_position.get(item.position) for item in questions
+    ]
+
+
+def _keys_given(questions: list, *, taken: set[str]) -> list[str]:
+    """The key each question of the file gets if it is new: its own, else one made from its
+    prompt, unlike the `taken` keys and the file's."""
+    taken = taken | {item.key for item in questions if item.key}
+    keys, numbers = [], {}
+    for item in questions:
+        if item.key:
+            keys.append(item.key)
+            continue
+        key = question_key(plain_title(item.fields[_default("prompt")]), taken, numbers)
+        taken.add(key)
+        keys.append(key)
+    return keys
 
 
 def _choices_diff(
@@ -484,7 +557,21 @@ def _choices_diff(
     number: int,
 ) -> None:
     """The writes of a question's choices in the file (`item`) against those it has
-    (`old_choices`, by position), the deletes of picked choices refused."""
+    (`old_choices`, by position), the deletes of picked choices refused. A change of which
+    choices are correct is said among the warnings."""
+    correct_before = [c.text for _p, c in sorted(old_choices.items()) if c.is_correct]
+    correct_after = [
+        choice_fields[_default("text")]
+        for _position, choice_fields in item.choices
+        if choice_fields["is_correct"]
+    ]
+    if correct_before != correct_after:
+        message = gettext("the correct answer changes from %(before)s to %(after)s.")
+        values = {
+            "before": ", ".join(map(_quoted, correct_before)) or "—",
+            "after": ", ".join(map(_quoted, correct_after)) or "—",
+        }
+        planner.warnings.append((f"{quiz_place}, {content_place(number)}", message % values))
     for choice_number, (position, choice_fields) in enumerate(item.choices, 1):
         choice_place = f"{quiz_place}, {content_place(number, choice_number)}"
         choice = old_choices.pop(position, None)
@@ -499,20 +586,23 @@ def _choices_diff(
     for choice in old_choices.values():
         choice_place = gettext(
             "%(quiz)s, question at position %(question)s, choice at position %(choice)s"
-        ) % {"quiz": quiz_place, "question": key[1], "choice": choice.position}
+        ) % {"quiz": quiz_place, "question": item.position, "choice": choice.position}
         if choice.pk in picked:
             planner.errors.append((choice_place, _answered()))
         planner.write(DELETE, CHOICE, choice_place, _quoted(choice.text), (*key, choice.position))
 
 
-def _question_create(planner: _Planner, slug: str, item, place: str, *, listed: bool) -> None:
+def _question_create(
+    planner: _Planner, slug: str, item, question_key: str, place: str, *, listed: bool
+) -> None:
     """A new question and its choices; listed, it says what it brings."""
     what = ""
     if listed:
         prompt = _quoted(item.fields[_default("prompt")])
         what = f"{prompt}, " + _count_text(CHOICE, len(item.choices))
-    key = (slug, item.position)
-    planner.write(CREATE, QUESTION, place, what, key, item.fields, listed=listed)
+    key = (slug, question_key)
+    values = {**item.fields, "position": item.position}
+    planner.write(CREATE, QUESTION, place, what, key, values, listed=listed)
     for position, choice_fields in item.choices:
         planner.write(CREATE, CHOICE, place, "", (*key, position), choice_fields, listed=False)
 
@@ -521,76 +611,286 @@ def _answered() -> str:
     return gettext("it would delete content that learners have answered.")
 
 
-def _moodle_images(planner: _Planner, parsed: Parsed) -> Parsed:
-    """A Moodle file's images, stored under the names of the site's (by their content), and
-    its texts pointing at them there; an image the site doesn't take is left out."""
-    urls = {}
+def _moodle_files(parsed: Parsed) -> dict[str, str | ImageError]:
+    """Each file of a Moodle file by its name in the texts (`images/NAME`): the storage name
+    of an image the site takes, else why it is not one."""
+    files: dict[str, str | ImageError] = {}
     for name, data in sorted(parsed.images.items()):
         try:
-            stored = image_name(data=data, extension=image_check(data=data))
+            files[name] = image_name(data=data, extension=image_check(data=data))
         except ImageError as error:
-            planner.problems.append((ARCHIVE_IMAGES + name, str(error)))
+            files[name] = error
+    return files
+
+
+# A Markdown image of a file of a Moodle file, ![alt](images/NAME), and a link to one,
+# [text](images/NAME), whose text may be an image ([![alt](…)](images/NAME)).
+_ALT = r"(?:[^\[\]\\]|\\.)*"
+_MOODLE_IMAGE = re.compile(r"!\[(" + _ALT + r")\]\(" + re.escape(ARCHIVE_IMAGES) + r"([^)\s]+)\)")
+_MOODLE_LINK = re.compile(
+    r"(?<!!)\[((?:"
+    + _ALT
+    + r"|!\["
+    + _ALT
+    + r"\]\([^)\s]*\))*)\]\("
+    + re.escape(ARCHIVE_IMAGES)
+    + r"([^)\s]+)\)"
+)
+
+
+@dataclass
+class _MoodleQuestion:
+    """One question of a Moodle file, its files pointed at the site's: what it shows, and
+    the problems of its files (`leaves_out`: the question can't come without them)."""
+
+    origin: Origin
+    files: dict[str, str | ImageError]
+    shown: dict[str, str] = field(default_factory=dict)  # Storage name: Moodle name.
+    linked: set[str] = field(default_factory=set)  # Images only a link points to.
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    leaves_out: bool = False
+
+    def question(self, question: dict) -> dict:
+        question = {**question, **self.texts(question, "", ("prompt", "explanation"))}
+        choices = []
+        for number, choice in enumerate(question.get("choices", []), 1):
+            where = choice_where(number)
+            choices.append({**choice, **self.texts(choice, where, ("text", "feedback"))})
+        return {**question, "choices": choices} if "choices" in question else question
+
+    def texts(self, item: dict, where: str, names: tuple[str, ...]) -> dict:
+        return {
+            name: {
+                code: self.text(text, where, f"{name} ({code})")
+                for code, text in item[name].items()
+            }
+            for name in names
+            if isinstance(item.get(name), dict)
+        }
+
+    def text(self, text: str, where: str, label: str) -> str:
+        """A text with its images pointed at the site's; the links to files that can't come
+        along dropped, their text kept."""
+        if ARCHIVE_IMAGES not in text:
+            return text
+        place = self.origin.place + where
+
+        def image(match: re.Match) -> str:
+            alt, name = match.group(1), unquote(match.group(2))
+            stored = self.files.get(name)
+            if isinstance(stored, str):
+                self.shown[stored] = name
+                return f"![{alt}]({image_url(stored)})"
+            self.leaves_out = True
+            if stored is None:
+                message = gettext("the image “%(name)s” is not in the file.")
+            else:
+                message = gettext("the image “%(name)s” can't come along: %(problem)s")
+            values = {"name": name, "problem": str(stored)}
+            self.problems.append((place, f"{label}: {message % values}"))
+            return match.group()
+
+        def link(match: re.Match) -> str:
+            words, name = match.group(1), unquote(match.group(2))
+            stored = self.files.get(name)
+            if isinstance(stored, str):  # An image of the site: a link to it works.
+                self.shown[stored] = name
+                self.linked.add(stored)
+                return f"[{words}]({image_url(stored)})"
+            message = gettext(
+                "the file “%(name)s” is left out: a text here links to no file but the site's "
+                "images; its link is dropped, its text kept."
+            )
+            self.problems.append((place, f"{label}: {message % {'name': name}}"))
+            return words
+
+        return _MOODLE_LINK.sub(link, _MOODLE_IMAGE.sub(image, text))
+
+    def named(self, message: str) -> str:
+        """A message of the quiz-file checks with the images named as in the Moodle file."""
+        for stored, name in self.shown.items():
+            message = message.replace(image_url(stored), name)
+        return message
+
+
+def _moodle_questions(planner: _Planner, parsed: Parsed, *, language: str) -> Parsed:
+    """The questions of a Moodle file that can be imported, each checked on its own.
+
+    A question with a problem (a text too long, an image without alt text or that can't come
+    along, a formula that can't be shown…) is left out, named by its place in the file (its
+    line, or its number and Moodle name) with the field and the language, and the rest is
+    kept: one bad question doesn't refuse the file. A file a text links to (audio, video, a
+    document) is left out, the link's text kept. The images the questions kept show are
+    stored as the site's (named by their content), and their texts point at them; nothing is
+    stored for a question left out. The texts are rendered here, once, even in the admin's
+    confirm: the checks of the quizzes they go to only look up their images.
+    """
+    files = _moodle_files(parsed)
+    quizzes, origins, images, left_out = [], [], {}, set()
+    for data, quiz_origins in zip(parsed.quizzes, parsed.origins, strict=True):
+        data = _moodle_quiz_check(planner, data)
+        if data is None:
+            left_out.update(origin.place for origin in quiz_origins)
             continue
-        urls[f"]({ARCHIVE_IMAGES}{name})"] = f"]({image_url(stored)})"
-        _images_plan(planner, {stored: data})
+        kept, kept_origins = [], []
+        for question, origin in zip(data["questions"], quiz_origins, strict=True):
+            reading = _MoodleQuestion(origin=origin, files=files)
+            question = reading.question(question)
+            shown = {stored: parsed.images[name] for stored, name in reading.shown.items()}
+            if reading.leaves_out:
+                problems = reading.problems
+            else:
+                problems = _moodle_texts_check(question, reading, shown, language=language)
+            if problems:
+                planner.problems.extend(problems)
+                left_out.add(origin.place)
+                continue
+            planner.problems.extend(reading.problems)  # The files it comes without.
+            kept.append(question)
+            kept_origins.append(origin)
+            images.update(shown)
+            for stored in reading.linked:  # Stored though no text shows it as an image.
+                planner.shown.setdefault(stored, "")
+        if kept:
+            quizzes.append({**data, "questions": kept})
+            origins.append(kept_origins)
+    planner.warnings[:] = [warning for warning in planner.warnings if warning[0] not in left_out]
+    _images_plan(planner, images)
+    planner.texts_rendered = True
+    return replace(parsed, quizzes=quizzes, origins=origins, images={})
 
-    def pointed(value):
-        if isinstance(value, str):
-            for old, new in urls.items():
-                value = value.replace(old, new)
-            return value
-        if isinstance(value, dict):
-            return {key: pointed(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [pointed(item) for item in value]
-        return value
 
-    return replace(parsed, quizzes=[pointed(data) for data in parsed.quizzes])
+def _moodle_quiz_check(planner: _Planner, data: dict) -> dict | None:
+    """A Moodle category's quiz, checked without its questions: a description that can't be
+    shown is left out; a quiz that can't be made leaves out its questions (None)."""
+    place = gettext("quiz “%(title)s”") % {"title": next(iter(data["title"].values()), "")}
+    errors = _quiz_errors({**_checkable(data, "title"), "questions": []}, {})
+    if not errors:
+        return data
+    if "description" in data and not _quiz_errors(
+        {**_checkable(data, "title"), "description": {}, "questions": []}, {}
+    ):
+        message = gettext("left out: %(problem)s")
+        planner.problems.extend((place, message % {"problem": error}) for _where, error in errors)
+        return {key: value for key, value in data.items() if key != "description"}
+    planner.problems.extend((place, error) for _where, error in errors)
+    return None
+
+
+def _moodle_texts_check(
+    question: dict, reading: _MoodleQuestion, images: dict[str, bytes], *, language: str
+) -> list[tuple[str, str]]:
+    """The problems of the texts of one question of a Moodle file, as the editors' checks
+    find them (`text_problems`: rendered; the length its field takes; a prompt or a choice
+    without text in the default language, which a file in another language leaves to the
+    site), each placed where the question is in the file, with its choice, field and
+    language. The rest of what the quiz-file checks ask, a Moodle file's reader makes sure of."""
+    items = [("", Question, ("prompt", "explanation"), question)] + [
+        (choice_where(number), Choice, ("text", "feedback"), choice)
+        for number, choice in enumerate(question.get("choices", []), 1)
+    ]
+    problems = []
+    for where, model, names, item in items:
+        required = names[0]
+        if language == settings.LANGUAGE_CODE and not (item.get(required) or {}).get(language):
+            message = gettext("%(field)s needs a text in %(language)s.")
+            problems.append(
+                (reading.origin.place + where, message % {"field": required, "language": language})
+            )
+        for name in names:
+            for code, text in (item.get(name) or {}).items():
+                found = text_problems(
+                    field=name,
+                    language=code,
+                    source=text,
+                    image_exists=lambda stored: stored in images or default_storage.exists(stored),
+                )
+                limit = model._meta.get_field(build_localized_fieldname(name, code)).max_length
+                if limit and len(text) > limit:
+                    validator = MaxLengthValidator(limit)
+                    length = validator.message % {"limit_value": limit, "show_value": len(text)}
+                    found.append(f"{name} ({code}): {length}")
+                place = reading.origin.place + where
+                problems += [(place, reading.named(message)) for message in found]
+    return problems
+
+
+def _checkable(item: dict, name: str) -> dict:
+    """`item` with a text in the default language for its field `name`, which the checks
+    require: a file in another language fills the texts of a quiz that has it."""
+    texts = item.get(name)
+    if not isinstance(texts, dict) or texts.get(settings.LANGUAGE_CODE):
+        return item
+    return {**item, name: {**texts, settings.LANGUAGE_CODE: "-"}}
+
+
+def _quiz_errors(data: dict, images: dict[str, bytes]) -> list:
+    """What quiz_file_check finds in `data`, its texts rendered; `images` by storage name,
+    which it may show. Rendered even when the file was planned already (the admin's
+    confirm): what it finds decides which questions are left out, hence the plan."""
+    try:
+        quiz_file_check(data=data, images=images)
+    except QuizFileError as error:
+        return list(error.errors)
+    return []
 
 
 def _moodle_plan(planner: _Planner, parsed: Parsed, *, language: str, quiz_slug: str | None):
-    """A GIFT or Moodle XML file's quizzes: each fills the texts in `language` of the quiz it
-    matches (the target quiz, or the quiz of the same title), or is a new quiz."""
+    """A GIFT or Moodle XML file's quizzes: each fills the quiz it matches (the quiz picked,
+    else the quiz of its Moodle category), or is a new quiz; never a quiz of the same title."""
     planner.problems.extend(parsed.problems)
     planner.warnings.extend(parsed.warnings)
-    parsed = _moodle_images(planner, parsed)
+    parsed = _moodle_questions(planner, parsed, language=language)
     taken = set(Quiz.objects.values_list("slug", flat=True))
     numbers: dict[str, int] = {}
     for data, origins in zip(parsed.quizzes, parsed.origins, strict=True):
         title = data["title"][language]
-        quiz, problem = _quiz_match(title, quiz_slug)
+        category = data.get("category", "")
+        quiz = _quiz_match(category, quiz_slug)
         quiz_place = gettext("quiz “%(title)s”") % {"title": title}
-        if problem:
-            planner.problems.append((quiz_place, problem))
-            continue
         if quiz is None and language != settings.LANGUAGE_CODE:
             message = gettext(
-                "no quiz of the site has this title. A file in %(language)s only fills the "
-                "%(language)s texts of quizzes that exist (pick the quiz, or import the "
-                "%(default)s questions first): left out."
+                "no quiz of the site comes from this category. A file in %(language)s only "
+                "fills the %(language)s texts of quizzes that exist (pick the quiz, or "
+                "import the %(default)s questions first): left out."
             )
             values = {"language": language, "default": settings.LANGUAGE_CODE}
             planner.problems.append((quiz_place, message % values))
             continue
         if quiz is None:
             slug = quiz_slug or quiz_slug_for(title, taken, numbers)
-            _quiz_plan(planner, {**data, "slug": slug}, known_guides=set(), place="")
+            data = {**data, "slug": slug, "questions": _keys_unique(data["questions"], language)}
+            _quiz_plan(planner, data, known_guides=set(), place="")
             continue
+        message = gettext("fills %(quiz)s, of the category “%(category)s”.")
+        if quiz_slug:
+            message = gettext("fills %(quiz)s, the quiz picked.")
+        quiz_values = {"quiz": gettext("quiz %(slug)s") % {"slug": quiz.slug}, "category": category}
+        planner.matches.append((quiz_place, message % quiz_values))
         merged = _translations_fill(planner, quiz, data, origins, language=language)
         _quiz_plan(planner, merged, known_guides=set(), place="")
 
 
-def _quiz_match(title: str, quiz_slug: str | None) -> tuple[Quiz | None, str]:
-    """The quiz a file's quiz fills: the target quiz, else the one of the same title."""
+def _quiz_match(category: str, quiz_slug: str | None) -> Quiz | None:
+    """The quiz a file's quiz fills: the quiz picked, else the one of its Moodle category."""
     if quiz_slug:
-        return Quiz.objects.filter(slug=quiz_slug).first(), ""
-    titles = Q()
-    for code, _name in settings.LANGUAGES:
-        titles |= Q(**{build_localized_fieldname("title", code): title})
-    matches = list(Quiz.objects.filter(titles)[:2])
-    if len(matches) > 1:
-        return None, gettext("several quizzes have this title: pick the quiz to fill.")
-    return (matches[0] if matches else None), ""
+        return Quiz.objects.filter(slug=quiz_slug).first()
+    if category:
+        return Quiz.objects.filter(category=category).first()
+    return None
+
+
+def _keys_unique(questions: list[dict], language: str) -> list:
+    """The questions of a Moodle file, each with a key unlike the others': its Moodle ID
+    number or name, else its prompt's first line ("… (2)" when taken)."""
+    taken: set[str] = set()
+    keyed, numbers = [], {}
+    for item in questions:
+        source = item.get("key") or plain_title(item["prompt"].get(language, ""))
+        key = question_key(source, taken, numbers)
+        taken.add(key)
+        keyed.append({**item, "key": key})
+    return keyed
 
 
 _QUESTION_TEXTS = ("prompt", "explanation")
@@ -598,59 +898,127 @@ _CHOICE_TEXTS = ("text", "feedback")
 
 
 def _translations_fill(planner, quiz: Quiz, data: dict, origins, *, language: str) -> dict:
-    """The quiz's own file with the texts in `language` taken from the file's quiz.
+    """The quiz's own file with the file's quiz in `language` merged in.
 
-    Questions are matched by position, then choices by position; a question of
-    another kind or with another number of choices is left out. Questions past
-    the quiz's last are added when the file is in the default language.
+    A question of the file is the quiz's question of the same key (its Moodle ID number or
+    name, else its prompt's first line), else of the same Moodle name; a question of a file
+    in another language without a name is the quiz's question at its number. A file in the
+    default language says what a question is: its kind, its texts in that language, its
+    choices and which are correct (a change said among the warnings), and its questions the
+    quiz lacks are added. A file in another language fills only that language's texts: a
+    question of another kind or number of choices is left out. The quiz's questions the file
+    lacks are kept.
     """
     merged = quiz_export(quiz=quiz)
     quiz_place = gettext("quiz %(slug)s") % {"slug": quiz.slug}
+    default = language == settings.LANGUAGE_CODE
     if data.get("description"):
         merged.setdefault("description", {})[language] = data["description"][language]
+    if data.get("category") and not quiz.category:
+        merged["category"] = data["category"]
     questions = merged["questions"]
+    numbers = {id(question): number for number, question in enumerate(questions, 1)}
+    by_key = {question["key"]: question for question in questions}
+    names = Counter(question.get("name") for question in questions)
+    by_name = {q["name"]: q for q in questions if q.get("name") and names[q["name"]] == 1}
     last = max((q.get("position", n) for n, q in enumerate(questions, 1)), default=0)
-    for number, (item, origin) in enumerate(zip(data["questions"], origins, strict=True), 1):
-        if number > len(questions):
-            if language != settings.LANGUAGE_CODE:
-                message = gettext(
-                    "%(quiz)s has no question %(number)s, and a question can't be made from "
-                    "%(language)s texts alone: left out."
-                )
-                values = {"quiz": quiz_place, "number": number, "language": language}
-                planner.problems.append((origin.place, message % values))
-                continue
+    claimed: set[int] = set()
+    items = _keys_unique(data["questions"], language) if default else data["questions"]
+    for number, (item, origin) in enumerate(zip(items, origins, strict=True), 1):
+        target = by_key.get(item.get("key")) or by_name.get(item.get("name"))
+        if target is None and not default and not item.get("key") and number <= len(questions):
+            target = questions[number - 1]
+        if target is not None and id(target) in claimed:
+            message = gettext(
+                "%(quiz)s, %(place)s is filled by an earlier question of the file: left out."
+            )
+            values = {"quiz": quiz_place, "place": content_place(numbers[id(target)])}
+            planner.problems.append((origin.place, message % values))
+            continue
+        if target is None and not default:
+            message = gettext(
+                "%(quiz)s has no question of this name, and a question can't be made from "
+                "%(language)s texts alone: left out."
+            )
+            values = {"quiz": quiz_place, "language": language}
+            planner.problems.append((origin.place, message % values))
+            continue
+        if target is None:
             last += 1
-            questions.append({**item, "position": last})
+            key = question_key(item["key"], set(by_key))
+            by_key[key] = {**item, "key": key, "position": last}
+            questions.append(by_key[key])
+            claimed.add(id(by_key[key]))
             message = gettext("added to %(quiz)s as a new question.")
             planner.matches.append((origin.place, message % {"quiz": quiz_place}))
             continue
-        target = questions[number - 1]
-        place = content_place(number)
-        kind = item.get("kind", kinds.DEFAULT)
-        if kind != target.get("kind", kinds.DEFAULT) or len(item["choices"]) != len(
-            target["choices"]
-        ):
+        claimed.add(id(target))
+        place = content_place(numbers[id(target)])
+        if default:
+            _question_replace(item, target, language)
+        elif not _translation_copy(planner, item, target, origin, language=language):
             message = gettext(
                 "does not match %(quiz)s, %(place)s (another kind or number of choices): left out."
             )
             planner.problems.append((origin.place, message % {"quiz": quiz_place, "place": place}))
             continue
-        _texts_copy(item, target, _QUESTION_TEXTS, language)
-        for choice, target_choice in zip(item["choices"], target["choices"], strict=True):
-            _texts_copy(choice, target_choice, _CHOICE_TEXTS, language)
-        if [bool(c.get("correct")) for c in item["choices"]] != [
-            bool(c.get("correct")) for c in target["choices"]
-        ]:
-            message = gettext("other choices are correct in the file: the site's are kept.")
-            planner.warnings.append((origin.place, message))
         message = gettext("matched %(quiz)s, %(place)s.")
         planner.matches.append((origin.place, message % {"quiz": quiz_place, "place": place}))
-    if len(data["questions"]) < len(questions):
-        message = gettext("questions %(first)s to %(last)s are not in the file: they are kept.")
-        values = {"first": len(data["questions"]) + 1, "last": len(questions)}
-        planner.matches.append((quiz_place, message % values))
+    kept = sum(id(question) not in claimed for question in questions)
+    if kept:
+        message = ngettext(
+            "%(count)s question of the quiz is not in the file: it is kept.",
+            "%(count)s questions of the quiz are not in the file: they are kept.",
+            kept,
+        )
+        planner.matches.append((quiz_place, message % {"count": kept}))
     return merged
+
+
+def _question_replace(item: dict, target: dict, language: str) -> None:
+    """A question of the site (`target`, a quiz-file dict) as the default-language file's
+    `item` says: its kind, name, choice order, texts in that language and choices; the
+    other languages' texts of its choices are kept when the number of choices is the same."""
+    for name in ("kind", "keep_choice_order", "name"):
+        if name in item:
+            target[name] = item[name]
+        else:
+            target.pop(name, None)
+    _texts_set(item, target, _QUESTION_TEXTS, language)
+    if len(item["choices"]) != len(target["choices"]):
+        target["choices"] = [dict(choice) for choice in item["choices"]]
+        return
+    for choice, target_choice in zip(item["choices"], target["choices"], strict=True):
+        _texts_set(choice, target_choice, _CHOICE_TEXTS, language)
+        target_choice["correct"] = bool(choice.get("correct"))
+
+
+def _translation_copy(planner, item: dict, target: dict, origin, *, language: str) -> bool:
+    """Fill a site question's (`target`) texts in `language` from the file's `item`, if it
+    is of the same kind and number of choices; the site's correct choices are kept."""
+    kind = item.get("kind", kinds.DEFAULT)
+    if kind != target.get("kind", kinds.DEFAULT) or len(item["choices"]) != len(target["choices"]):
+        return False
+    _texts_copy(item, target, _QUESTION_TEXTS, language)
+    for choice, target_choice in zip(item["choices"], target["choices"], strict=True):
+        _texts_copy(choice, target_choice, _CHOICE_TEXTS, language)
+    if [bool(c.get("correct")) for c in item["choices"]] != [
+        bool(c.get("correct")) for c in target["choices"]
+    ]:
+        message = gettext("other choices are correct in the file: the site's are kept.")
+        planner.warnings.append((origin.place, message))
+    return True
+
+
+def _texts_set(source: dict, target: dict, names: tuple[str, ...], language: str) -> None:
+    """The texts in `language` as `source` has them (a text it lacks is removed), with the
+    other languages a Moodle multilang text holds."""
+    for name in names:
+        texts = target.setdefault(name, {})
+        if isinstance(texts, str):
+            texts = target[name] = {settings.LANGUAGE_CODE: texts}
+        texts.pop(language, None)
+    _texts_copy(source, target, names, language)
 
 
 def _texts_copy(source: dict, target: dict, names: tuple[str, ...], language: str) -> None:
@@ -673,7 +1041,7 @@ def import_apply(*, plan: ImportPlan) -> ImportPlan:
     applied, or when a learner answered what it deletes since it was computed.
     """
     if not plan.can_apply:
-        raise QuizFileError(list(plan.errors))
+        raise QuizFileError(list(plan.errors or plan.problems))
     writer = _Writer(images=dict(plan.images))
     for write in plan.writes:
         writer.write(write)
@@ -683,6 +1051,7 @@ def import_apply(*, plan: ImportPlan) -> ImportPlan:
 
 _MODELS = {GUIDE_PATH: GuidePath, QUIZ: Quiz, QUESTION: Question, CHOICE: Choice}
 _PARENTS = {QUESTION: (QUIZ, "quiz"), CHOICE: (QUESTION, "question")}
+_KEY_FIELDS = {QUESTION: "key", CHOICE: "position"}  # What the last part of a key is.
 _BATCHED = (QUESTION, CHOICE)
 _BATCH_SIZE = 500
 
@@ -691,11 +1060,13 @@ _BATCH_SIZE = 500
 class _Writer:
     """Writes a plan's rows: guide paths, quizzes and images one by one, as they come; the
     writes of questions and choices kept and done together before the next write of another
-    kind and at the end: deletes, then creates (questions before their choices), then
-    updates, which can't collide (a plan creates at positions its quiz lacks and deletes at
-    positions its file lacks). `bulk_create`, `rows_update` (one UPDATE sent with each row's
-    values) and `delete` move the quizzes' stamps as saves do. A quiz's questions and choices
-    are read once, the first time one of them is written."""
+    kind and at the end: deletes, then the questions that move (to free positions first, as
+    positions are unique in a quiz), then creates (questions before their choices), then
+    updates. A plan creates at positions that its deletes and moves free. `bulk_create`,
+    `rows_update` (one UPDATE sent with each row's values) and `delete` move the quizzes'
+    stamps as saves do. A quiz's questions and choices are read once, the first time one of
+    them is written; a question is keyed by its key, a choice by its question's key and its
+    position."""
 
     images: dict[str, bytes]
     rows: dict[tuple, object] = field(default_factory=dict)  # (thing, key): its row.
@@ -706,6 +1077,7 @@ class _Writer:
     updated_fields: dict[str, set] = field(
         default_factory=lambda: {thing: set() for thing in _BATCHED}
     )
+    moves: dict[int, tuple[Question, int]] = field(default_factory=dict)  # (row, position).
 
     def write(self, write: Write) -> None:
         thing = write.change.thing
@@ -734,7 +1106,7 @@ class _Writer:
         if parent is None:
             raise model.DoesNotExist(f"{parent_thing} {key[:-1]} of {thing} {key}")
         if kind == CREATE:
-            row = model(**{parent_field: parent, "position": key[-1]}, **values)
+            row = model(**{parent_field: parent, _KEY_FIELDS[thing]: key[-1]}, **values)
             self.creates[thing].append(row)
             self.rows[thing, key] = row
             return
@@ -745,6 +1117,10 @@ class _Writer:
             return
         if row is None:
             raise model.DoesNotExist(f"{thing} {key}")
+        if "position" in values:
+            self.moves[id(row)] = (row, values.pop("position"))
+        if not values:
+            return
         for name, value in values.items():
             setattr(row, name, value)
         self.updates[thing][id(row)] = row
@@ -755,6 +1131,8 @@ class _Writer:
         for thing in reversed(_BATCHED):  # Choices first: no cascade to collect.
             if self.deletes[thing]:
                 self._delete(thing)
+        if self.moves:
+            self._move()
         for thing in _BATCHED:
             if self.creates[thing]:
                 _MODELS[thing].objects.bulk_create(self.creates[thing], batch_size=_BATCH_SIZE)
@@ -764,6 +1142,20 @@ class _Writer:
                 rows, names = self.updates[thing].values(), sorted(self.updated_fields[thing])
                 _MODELS[thing].objects.rows_update(rows, names)
                 self.updates[thing], self.updated_fields[thing] = {}, set()
+
+    def _move(self) -> None:
+        """Move questions to their new positions: first past every position of their
+        quizzes, then where they go, so that no two share a position on the way."""
+        moves = list(self.moves.values())
+        self.moves = {}
+        rows = [row for (thing, _key), row in self.rows.items() if thing == QUESTION]
+        start = max(row.position for row in rows) + max(position for _row, position in moves)
+        for number, (row, _position) in enumerate(moves, 1):
+            row.position = start + number
+        Question.objects.rows_update([row for row, _p in moves], ["position"])
+        for row, position in moves:
+            row.position = position
+        Question.objects.rows_update([row for row, _p in moves], ["position"])
 
     def _delete(self, thing: str) -> None:
         places = self.deletes[thing]
@@ -795,12 +1187,12 @@ class _Writer:
         if quiz is None:
             return
         self.rows.setdefault((QUIZ, (slug,)), quiz)
-        positions = {}
+        keys = {}
         for question in Question.objects.filter(quiz=quiz):
-            positions[question.pk] = question.position
-            self.rows.setdefault((QUESTION, (slug, question.position)), question)
+            keys[question.pk] = question.key
+            self.rows.setdefault((QUESTION, (slug, question.key)), question)
         for choice in Choice.objects.filter(question__quiz=quiz):
-            key = (slug, positions[choice.question_id], choice.position)
+            key = (slug, keys[choice.question_id], choice.position)
             self.rows.setdefault((CHOICE, key), choice)
 
 
@@ -861,7 +1253,7 @@ def plan_summary(plan: ImportPlan) -> list[str]:
 def plan_lines(plan: ImportPlan) -> list[str]:
     """The plan as the commands print it: the summary, each change, then what was matched,
     left out and imported with a loss, each with its place."""
-    if not plan.can_apply:
+    if plan.errors:
         return [gettext("The file can't be imported:"), *_indented(plan.errors)]
     kinds = {CREATE: gettext("create"), UPDATE: gettext("update"), DELETE: gettext("delete")}
     lines = plan_summary(plan)

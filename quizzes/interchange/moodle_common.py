@@ -14,7 +14,7 @@ from urllib.parse import quote, unquote
 from django.conf import settings
 from django.utils import translation
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 
 from quizzes.interchange.quizfile import ARCHIVE_IMAGES, QuizFileError
 
@@ -61,6 +61,54 @@ class Parsed:
     problems: list[tuple[str, str]]
     warnings: list[tuple[str, str]]
     images: dict[str, bytes] = field(default_factory=dict)
+
+
+# What the messages call each Moodle question type (Moodle XML's <question type="…">, and
+# the types Moodle's GIFT importer tells apart), as Moodle names them.
+MOODLE_TYPES = {
+    "calculated": pgettext_lazy("Moodle type", "a calculated question"),
+    "calculatedmulti": pgettext_lazy("Moodle type", "a calculated multichoice question"),
+    "calculatedsimple": pgettext_lazy("Moodle type", "a simple calculated question"),
+    "cloze": pgettext_lazy("Moodle type", "an embedded answers (cloze) question"),
+    "ddimageortext": pgettext_lazy("Moodle type", "a drag and drop onto image question"),
+    "ddmarker": pgettext_lazy("Moodle type", "a drag and drop markers question"),
+    "ddwtos": pgettext_lazy("Moodle type", "a drag and drop into text question"),
+    "description": pgettext_lazy("Moodle type", "a description without answers"),
+    "essay": pgettext_lazy("Moodle type", "an essay question"),
+    "gapselect": pgettext_lazy("Moodle type", "a select missing words question"),
+    "match": pgettext_lazy("Moodle type", "a matching question"),
+    "multianswer": pgettext_lazy("Moodle type", "an embedded answers (cloze) question"),
+    "numerical": pgettext_lazy("Moodle type", "a numerical question"),
+    "ordering": pgettext_lazy("Moodle type", "an ordering question"),
+    "random": pgettext_lazy("Moodle type", "a random question"),
+    "randomsamatch": pgettext_lazy("Moodle type", "a random short-answer matching question"),
+    "shortanswer": pgettext_lazy("Moodle type", "a short-answer question"),
+}
+
+
+def type_refused(moodle_type: str, *, missing_word: bool = False, named: bool = False) -> str:
+    """Why a question of a Moodle type this site lacks is left out, the type named as Moodle
+    names it ("a numerical question: this site has no such question."); `named` adds the
+    type as Moodle XML writes it, `missing_word` that its answers are in the middle of its
+    text (GIFT)."""
+    name = MOODLE_TYPES.get(moodle_type)
+    if name is None:
+        message = gettext("a question of Moodle type “%(type)s”: this site has no such question.")
+        return message % {"type": moodle_type}
+    if named:
+        message = gettext("%(name)s (Moodle type “%(type)s”): this site has no such question.")
+    elif missing_word:
+        message = gettext("%(name)s (missing word): this site has no such question.")
+    else:
+        message = gettext("%(name)s: this site has no such question.")
+    return message % {"name": name, "type": moodle_type}
+
+
+def choice_where(number: int) -> str:
+    """ ", choice 2": how a choice's place follows its question's, as the quiz-file checks
+    write it ("question 4, choice 2")."""
+    place = gettext("question %(question)s, choice %(choice)s") % {"question": 1, "choice": number}
+    return place.removeprefix(gettext("question %(number)s") % {"number": 1})
 
 
 def language_check(language: str) -> None:
@@ -149,6 +197,15 @@ def quiz_slug_for(title: str, taken: set[str], numbers: dict[str, int]) -> str:
     numbers[base] = number
     taken.add(slug)
     return slug
+
+
+def category_path(data: dict, language: str) -> str:
+    """The Moodle category a quiz-file dict is written in: the one it came from, else one
+    named after its title ("$course$/top/Networks"; a "/" in it is "//")."""
+    if data.get("category"):
+        return data["category"]
+    title = text_in(data.get("title"), language) or data.get("slug", "")
+    return "$course$/top/" + title.replace("/", "//")
 
 
 def default_quiz_title(language: str) -> str:
@@ -253,11 +310,23 @@ def to_markdown(
     """
     if text_format == FORMAT_HTML:
         return html_to_markdown(text, image_src=image_src)
-    if image_src is not None:
-        text = re.sub(r"@@PLUGINFILE@@/[^\s)\"'<>]+", lambda m: image_src(m.group()), text)
     if text_format == FORMAT_MARKDOWN:
+        if image_src is not None:
+            text = _PLUGINFILE.sub(lambda match: image_src(match.group()), text)
         return Converted(text.strip())
-    return Converted(markdown_with_formulas(text.strip()))
+    if image_src is None:
+        return Converted(markdown_with_formulas(text.strip()))
+    # A plain text names a file by its address: a link to it, its name the link's text.
+    parts = _PLUGINFILE.split(text.strip())
+    for number in range(1, len(parts), 2):
+        name = markdown_escape(pluginfile_name(parts[number]), at_line_start=False)
+        parts[number] = f"[{name}]({image_src(parts[number])})"
+    for number in range(0, len(parts), 2):
+        parts[number] = markdown_with_formulas(parts[number], at_line_start=number == 0)
+    return Converted("".join(parts))
+
+
+_PLUGINFILE = re.compile(r"(@@PLUGINFILE@@/[^\s)\"'<>]+)")
 
 
 def to_markdown_texts(
@@ -529,6 +598,14 @@ class _HTMLToMarkdown(HTMLParser):
             self._table_start(tag)
         elif tag not in self._IGNORED:
             self.dropped.add(tag)
+            self._media(attributes)
+
+    def _media(self, attributes: dict) -> None:
+        """A file that a dropped tag plays (audio, video, source, embed, object): a link
+        without text to it, for the importer to name as left out."""
+        src = attributes.get("src") or attributes.get("data") or ""
+        if self.image_src is not None and src.startswith("@@PLUGINFILE@@/"):
+            self._append(f"[]({self.image_src(src)})")
 
     def _inline_end(self, tag: str) -> None:
         """Close the last open `tag`: emphasis keeps the spaces at its edges outside
@@ -710,7 +787,8 @@ class QuizCollector:
     """Sorts the questions read into quizzes: one per Moodle category, or all into one.
 
     A category's quiz is made when its first question is added, so a category
-    without questions that could be imported makes no quiz.
+    without questions that could be imported makes no quiz; it keeps the category's path,
+    by which a later import of the same category finds it.
     """
 
     language: str
@@ -735,6 +813,8 @@ class QuizCollector:
             title = category_title(self._category) or default_quiz_title(self.language)
             slug = self.quiz_slug or quiz_slug_for(title, self._slugs, self._numbers)
             quiz = {"slug": slug, "title": {self.language: title}}
+            if self._category and not self.quiz_slug:
+                quiz["category"] = self._category
             description = self._descriptions.get(self._category)
             if description:
                 quiz["description"] = {self.language: description}

@@ -107,8 +107,9 @@ def _root(content: bytes) -> ET.Element:
 
 
 def _place(number: int, name: str) -> str:
+    """Where a question is: "question 4", or "question 4 (“Name”)" with its Moodle name."""
     if name:
-        message = gettext("question %(number)s (Moodle name “%(name)s”)")
+        message = gettext("question %(number)s (“%(name)s”)")
         return message % {"number": number, "name": name}
     return gettext("question %(number)s") % {"number": number}
 
@@ -131,10 +132,7 @@ class _Reader:
         place = _place(number, name)
         kind = kinds.moodle_reader(moodle_type)
         if kind is None:
-            message = gettext(
-                "a question of Moodle type “%(type)s”: this site has no such question."
-            )
-            return self.problems.append((place, message % {"type": moodle_type}))
+            return self.problems.append((place, common.type_refused(moodle_type, named=True)))
         problem = common.too_long(
             max((len(text.text or "") for text in element.iter("text")), default=0)
         )
@@ -144,9 +142,25 @@ class _Reader:
         files = self.files(element, place)
         if files is None:
             return None
-        texts = _Texts(reader=self, place=place, files=files)
+        old_image = self.old_image(element, place, files)
+        if old_image is None:
+            return None
+        texts = _Texts(reader=self, place=place, files=files, fields=_fields(element))
         question_text = element.find("questiontext")
         question = {"prompt": texts.text(question_text)}
+        if old_image:
+            texts.used.add(old_image)
+            message = gettext(
+                "the image “%(name)s” (Moodle 1.9's <image>) has no alt text: its file name "
+                "is its alt text; write what it shows."
+            )
+            texts.warnings.append((place, message % {"name": old_image}))
+            shown = f"![{common.markdown_escape(old_image, at_line_start=False)}]"
+            shown += f"({common.image_reference(files[old_image][0])})"
+            question["prompt"] = {
+                code: f"{text}\n\n{shown}".strip()
+                for code, text in (question["prompt"] or {self.language: ""}).items()
+            }
         # As in Moodle, the other texts of a question are in its text's format unless they say.
         if question_text is not None:
             texts.default_format = _FORMATS.get(
@@ -158,6 +172,8 @@ class _Reader:
         read = kind.moodle_read(element, texts)
         if read.problem:
             return self.problems.append((place, read.problem))
+        if texts.missing:
+            return self.problems.extend(texts.missing)
         question |= read.fields
         self.warnings += [(place, warning) for warning in read.warnings]
         lost = [
@@ -175,6 +191,11 @@ class _Reader:
             else:
                 message = gettext("the file “%(name)s” is shown by no text: not kept.")
                 self.warnings.append((place, message % {"name": reference}))
+        idnumber = (element.findtext("idnumber") or "").strip()
+        if idnumber or name:
+            question["key"] = idnumber or name
+        if name and name != question["key"]:
+            question["name"] = name
         self.quizzes.add(question, Origin(place=place, name=name))
         return None
 
@@ -201,6 +222,35 @@ class _Reader:
                 return None
             files[name] = (self.stored_name(name, content, files), content)
         return files
+
+    def old_image(self, element: ET.Element, place: str, files: dict) -> str | None:
+        """The name in `files` of the Moodle 1.9 image of a question (<image> and
+        <image_base64>), which shows after its prompt; "" when it has none, None when it is
+        refused. It has no alt text: its file name is it, with a warning."""
+        name = (element.findtext("image") or "").strip()
+        if not name:
+            return ""
+        name = name.replace("/", "_")
+        encoded = (element.findtext("image_base64") or "").strip()
+        if not encoded:
+            message = gettext(
+                "the image “%(name)s” (Moodle 1.9's <image>) is not in the file: it has no "
+                "<image_base64>."
+            )
+            self.problems.append((place, message % {"name": name}))
+            return None
+        if not _SAFE_NAME.fullmatch(name) or name in (".", ".."):
+            message = gettext("the file name “%(name)s” is refused.")
+            self.problems.append((place, message % {"name": name}))
+            return None
+        try:
+            content = base64.b64decode(encoded)
+        except binascii.Error:
+            message = gettext("the file “%(name)s” is not valid base64.")
+            self.problems.append((place, message % {"name": name}))
+            return None
+        files[name] = (self.stored_name(name, content, files), content)
+        return name
 
     def stored_name(self, name: str, content: bytes, files: dict) -> str:
         """`name`, or "name-2.png" when another file already has that name."""
@@ -231,9 +281,13 @@ class _Texts:
     reader: _Reader
     place: str
     files: dict[str, tuple[str, bytes]]
+    # The place and field of each element whose text is read: (", choice 2", "feedback").
+    fields: dict[int, tuple[str, str]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
     warnings: list[tuple[str, str]] = field(default_factory=list)
+    missing: list[tuple[str, str]] = field(default_factory=list)  # Files the file lacks.
     default_format: str = common.FORMAT_PLAIN
+    reading: tuple[str, str] = ("", "")  # The place and field of the text being read.
 
     @property
     def language(self) -> str:
@@ -242,8 +296,13 @@ class _Texts:
     def image_src(self, reference: str) -> str:
         name = common.pluginfile_name(reference)
         if name not in self.files:
-            message = gettext("the text refers to the file “%(name)s”, which the file lacks.")
-            self.warnings.append((self.place, message % {"name": name}))
+            where, field_name = self.reading
+            message = gettext(
+                "%(field)s (%(language)s): the file “%(name)s” is not in the file: Moodle writes "
+                "each file a text shows as a <file> of that text."
+            )
+            values = {"field": field_name, "language": self.language, "name": name}
+            self.missing.append((self.place + where, message % values))
             return common.image_reference(name)
         self.used.add(name)
         return common.image_reference(self.files[name][0])
@@ -252,6 +311,7 @@ class _Texts:
         """The text of `element` (its <text>, in its format) as {language: Markdown}."""
         if element is None:
             return {}
+        self.reading = self.fields.get(id(element), ("", element.tag))
         text_format = _FORMATS.get(element.get("format", ""), self.default_format)
         texts, dropped = common.to_markdown_texts(
             element.findtext("text") or "",
@@ -309,6 +369,24 @@ def moodle_xml_parse(
     )
 
 
+def _fields(element: ET.Element) -> dict[int, tuple[str, str]]:
+    """Where each text of a question goes, by its element: ("", "prompt"), (", choice 2",
+    "text")…, as the messages name them."""
+    fields = {}
+    question_text, general = element.find("questiontext"), element.find("generalfeedback")
+    if question_text is not None:
+        fields[id(question_text)] = ("", "prompt")
+    if general is not None:
+        fields[id(general)] = ("", "explanation")
+    for number, answer in enumerate(element.findall("answer"), 1):
+        where = common.choice_where(number)
+        fields[id(answer)] = (where, "text")
+        feedback = answer.find("feedback")
+        if feedback is not None:
+            fields[id(feedback)] = (where, "feedback")
+    return fields
+
+
 _IMAGE_REFERENCE = re.compile(r"\]\(" + re.escape(ARCHIVE_IMAGES) + r"([^)\s]+)\)")
 
 
@@ -346,12 +424,15 @@ class _Writer:
         prompt = self.plain(question.get("prompt"))
         kind = kinds.get(question.get("kind", kinds.DEFAULT)).exported_as(question, self)
         element = ET.SubElement(parent, "question", {"type": kind.moodle_type})
-        ET.SubElement(ET.SubElement(element, "name"), "text").text = _name(prompt)
+        name = question.get("name") or question.get("key") or _name(prompt)
+        ET.SubElement(ET.SubElement(element, "name"), "text").text = name
         self.text(element, "questiontext", prompt)
         self.text(element, "generalfeedback", self.plain(question.get("explanation")))
         ET.SubElement(element, "defaultgrade").text = "1"
         ET.SubElement(element, "penalty").text = kind.moodle_penalty
         ET.SubElement(element, "hidden").text = "0"
+        if question.get("key"):
+            ET.SubElement(element, "idnumber").text = question["key"]
         kind.moodle_write(element, question, self)
 
     def plain(self, value) -> str:
@@ -402,8 +483,7 @@ def moodle_xml_export_quizzes(
     root = ET.Element("quiz")
     for data in quizzes:
         category = ET.SubElement(root, "question", {"type": "category"})
-        title = common.text_in(data.get("title"), language) or data.get("slug", "")
-        path = "$course$/top/" + title.replace("/", "//")
+        path = common.category_path(data, language)
         ET.SubElement(ET.SubElement(category, "category"), "text").text = path
         description = common.text_in(data.get("description"), language)
         if description:

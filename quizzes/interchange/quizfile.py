@@ -205,9 +205,12 @@ QUIZ_KEYS = {
     "shuffle_choices",
     "is_published",
     "guide_paths",
+    "category",
     "questions",
 }
 QUESTION_KEYS = {
+    "key",
+    "name",
     "position",
     "kind",
     "keep_choice_order",
@@ -305,6 +308,18 @@ class _FileChecker:
             positions.append(position)
         return positions
 
+    def keys(self, items: list[dict], place_of) -> list[str]:
+        """Each question's `key`, "" where it gives none; a key used twice is an error."""
+        keys: list[str] = []
+        for number, item in enumerate(items, 1):
+            key = " ".join(self.typed(item, "key", place_of(number), str, "").split())
+            if key and key in keys:
+                message = gettext("key “%(key)s” is already used by %(other)s.")
+                other = place_of(keys.index(key) + 1)
+                self.error(place_of(number), message % {"key": key, "other": other})
+            keys.append(key)
+        return keys
+
     def model(self, instance: models.Model, place: str, exclude: list[str]) -> None:
         """Django's own field checks: lengths, URLs, slugs, choices, ranges."""
         # The untranslated attribute only mirrors one language: check each language's own.
@@ -327,9 +342,12 @@ def _place_quiz() -> str:
 
 @dataclass
 class _QuestionData:
+    """A question of a checked file: `key` is "" when the file gives none."""
+
     position: int
     fields: dict
     choices: list[tuple[int, dict]]
+    key: str = ""
 
 
 def _images_check(check: _FileChecker, images: dict[str, bytes]) -> None:
@@ -368,6 +386,7 @@ def _quiz_parse(
         "pass_mark": check.typed(data, "pass_mark", place, int, 70),
         "shuffle_choices": check.typed(data, "shuffle_choices", place, bool, False),
         "is_published": check.typed(data, "is_published", place, bool, False),
+        "category": check.typed(data, "category", place, str, ""),
     }
     slug = check.typed(data, "slug", place, str, "")
     check.model(Quiz(slug=slug, **fields), place, exclude=[])
@@ -390,9 +409,11 @@ def _quiz_parse(
         check.error(place, gettext("A published quiz needs at least one question."))
     questions = []
     positions = check.positions(items, content_place)
+    keys = check.keys(items, content_place)
     for number, (item, position) in enumerate(zip(items, positions, strict=True), 1):
         question_place = content_place(number)
         question_fields = {
+            "name": check.typed(item, "name", question_place, str, ""),
             **check.texts(item, "prompt", question_place, required=True),
             **check.texts(item, "explanation", question_place, required=False),
             **check.texts(item, "guide_url", question_place, required=False),
@@ -401,7 +422,9 @@ def _quiz_parse(
                 item, "keep_choice_order", question_place, bool, False
             ),
         }
-        check.model(Question(position=position, **question_fields), question_place, ["quiz"])
+        key = keys[number - 1]
+        question = Question(position=position, key=key or "-", **question_fields)
+        check.model(question, question_place, ["quiz"])
         choice_items = [
             check.mapping(choice, content_place(number, choice_number), CHOICE_KEYS, {"text"})
             for choice_number, choice in enumerate(check.items(item, "choices", question_place), 1)
@@ -426,7 +449,7 @@ def _quiz_parse(
         correct = [choice["is_correct"] for _position, choice in choices]
         for problem in kind.problems(correct) if kind else ():
             check.error(question_place, problem)
-        questions.append(_QuestionData(position, question_fields, choices))
+        questions.append(_QuestionData(position, question_fields, choices, key))
     lengths = markdown_lengths(Quiz, fields)
     for question in questions:
         lengths += markdown_lengths(Question, question.fields)
@@ -479,7 +502,11 @@ def quiz_export(*, quiz: Quiz) -> dict:
     """The quiz as the file importing.quiz_import reads: every language of every field."""
     questions = []
     for number, question in enumerate(quiz.questions.prefetch_related("choices"), 1):
-        item = {"position": question.position} if question.position != number else {}
+        item = {"key": question.key}
+        if question.name:
+            item["name"] = question.name
+        if question.position != number:
+            item["position"] = question.position
         if question.kind != kinds.DEFAULT:
             item["kind"] = question.kind
         if question.keep_choice_order:
@@ -500,6 +527,7 @@ def quiz_export(*, quiz: Quiz) -> dict:
         "shuffle_choices": quiz.shuffle_choices,
         "is_published": quiz.is_published,
         "guide_paths": [guide.slug for guide in quiz.guide_paths.order_by("slug")],
+        **({"category": quiz.category} if quiz.category else {}),
         **_texts_export(quiz),
         "questions": questions,
     }

@@ -146,7 +146,9 @@ def weighted(choices: list[dict], weights: list[float], *, single: bool) -> Read
     With one answer to pick (single), the answer weighted 100 % is the correct
     one, and answers with partial credit count as wrong. With several to pick,
     Moodle adds up the weights; here a choice is correct when its weight is
-    above 0 and the question is right only when all of those are picked.
+    above 0 and the question is right only when all of those are picked. That
+    loss is warned of, unless the weights are the ones this site writes (its own
+    export read back).
     """
     if len(weights) < 2:
         return Read(problem=gettext("a multiple-choice question needs at least two answers."))
@@ -175,12 +177,20 @@ def weighted(choices: list[dict], weights: list[float], *, single: bool) -> Read
             "are the correct choices, and the question is right only when all of them "
             "and no other are picked."
         )
-        warnings = (message % {"weights": _weights_text(weights)},)
         correct = [weight > 0 for weight in weights]
+        if not _scores_as_here(weights, correct):
+            warnings = (message % {"weights": _weights_text(weights)},)
         fields = {"kind": "multiple"}
     for choice, is_correct in zip(choices, correct, strict=True):
         choice["correct"] = is_correct
     return Read(fields={**fields, "choices": choices}, warnings=warnings)
+
+
+def _scores_as_here(weights: list[float], correct: list[bool]) -> bool:
+    """Whether Moodle weights are the ones this site writes (`multiple_weights`), which lose
+    nothing read back: its own export, written to 5 decimals (33.33333)."""
+    ours = multiple_weights(correct)
+    return all(abs(weight - our) < 0.001 for weight, our in zip(weights, ours, strict=True))
 
 
 def weight_text(weight: float) -> str:

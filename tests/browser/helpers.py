@@ -158,7 +158,7 @@ IMPORT_GIFT = b"""$CATEGORY: $course$/top/Networks
 
 ::Ports::Which port does HTTP use?{=80 ~21 ~443}
 
-::Weights::Which are transport protocols?{~%50%TCP ~%50%UDP ~%-100%IP}
+::Weights::Which are transport protocols?{~%50%TCP ~%50%UDP ~%-50%IP}
 
 What is 2 + 2?{#4}
 """

@@ -33,8 +33,10 @@ def test_upload_preview_then_confirm(page: Page, browser_attempt, kept_uploads, 
     for line in (5, 7):  # The loss of partial credit, then the numerical question left out.
         assert t(lang, "line %(line)s", line=line) in main.inner_text()
     assert not Quiz.objects.filter(slug="networks").exists()
+    # A question is left out: the file is refused unless the editor imports the rest.
+    assert page.get_by_role("button", name=t(lang, "Confirm the import")).count() == 0
     with page.expect_navigation():
-        page.get_by_role("button", name=t(lang, "Confirm the import")).click()
+        page.get_by_role("button", name=t(lang, "Import the rest")).click()
     assert page.url.endswith("/admin/quizzes/quiz/")
     assert t(lang, "Imported.") in page.locator(".messagelist").inner_text()
     quiz = Quiz.objects.get(slug="networks")
@@ -45,7 +47,7 @@ def test_upload_preview_then_confirm(page: Page, browser_attempt, kept_uploads, 
 def test_upload_preview_then_cancel(page: Page, browser_attempt, kept_uploads):
     admin_import_preview(page, browser_attempt, "en")
     with page.expect_navigation():
-        page.get_by_role("button", name="Cancel").click()
+        page.get_by_role("button", name="Refuse the file").click()
     assert "Import cancelled: nothing was written." in page.locator(".messagelist").inner_text()
     assert not Quiz.objects.filter(slug="networks").exists()
     assert list((kept_uploads / "imports").iterdir()) == []

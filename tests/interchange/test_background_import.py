@@ -102,7 +102,9 @@ def test_a_failed_task_says_so_and_wrote_nothing(admin_client, admin_user, guide
     """A task that raises (here, given a token that is no text) is shown failed, with its
     error's kind, and no longer reloads; its write, one transaction, left nothing."""
     before = list(Quiz.objects.values())
-    result = background.import_confirm_task.enqueue(token=0, user_id=admin_user.pk, language="en")
+    result = background.import_confirm_task.enqueue(
+        token=0, user_id=admin_user.pk, language="en", import_rest=False
+    )
     worker_run()
     failed = admin_client.get(f"/admin/quizzes/quiz/import/progress/{result.id}/")
     page = failed.content.decode()

@@ -101,7 +101,11 @@ def file_question(item: dict, language: str = "en") -> dict:
 
 def test_gift_file_of_every_construct_is_imported_field_by_field(db, tmp_path):
     path = write(tmp_path, "networks.gift", GIFT_EVERY_CONSTRUCT)
-    out = run("importquiz", path)
+    # Questions are left out: the file is refused, as Moodle does, unless told otherwise.
+    with pytest.raises(CommandError, match="give --import-rest to import the rest"):
+        run("importquiz", path)
+    assert not Quiz.objects.exists()
+    out = run("importquiz", path, "--import-rest")
     quiz = Quiz.objects.get(slug="networks")
     assert (quiz.title_en, quiz.title_fr, quiz.is_published) == ("Networks", "", False)
     questions = list(quiz.questions.order_by("position"))
@@ -137,23 +141,28 @@ def test_gift_file_of_every_construct_is_imported_field_by_field(db, tmp_path):
     ]
     # Kinds this site lacks: one line each, with its place; the rest was imported.
     assert "Left out:\n  line 42: a numerical question: this site has no such question.\n" in out
-    for line in (44, 46, 48, 50, 52, 55):
+    for line in (44, 46, 48, 52, 55):
         assert f"\n  line {line}: " in out
-    assert "Imported with a loss:\n  line 11 (“Weights”): partial credit is lost" in out
+    assert "Imported with a loss:\n  line 30: HTML tags dropped" in out
     assert out.endswith("Imported.\n")
+    # The missing-word question is single choice, in the Maths quiz.
+    maths = Quiz.objects.get(slug="maths").questions.get()
+    assert maths.prompt_en == "Grant is \\_\\_\\_\\_\\_ in Grant's tomb."
 
 
 def test_moodle_xml_file_of_every_construct_is_imported_field_by_field(db, tmp_path):
     path = write(tmp_path, "export.xml", MOODLE_XML_EVERY_CONSTRUCT)
-    out = run("importquiz", path)
-    networks, truths = Quiz.objects.get(slug="networks"), Quiz.objects.get(slug="truths")
-    assert (networks.title_en, networks.description_en) == ("Networks", "About **networks**.")
+    out = run("importquiz", path, "--import-rest")
+    # The questions of Networks show files that are not images: left out, and their files
+    # are not stored; the category makes no quiz.
+    assert not Quiz.objects.filter(slug="networks").exists()
+    assert not ContentImage.objects.exists()
+    truths = Quiz.objects.get(slug="truths")
     assert truths.title_en == "Truths"
     parsed = moodle_xml_parse(MOODLE_XML_EVERY_CONSTRUCT, language="en")
-    for quiz, expected in zip((networks, truths), parsed.quizzes, strict=True):
-        assert [db_question(q) for q in quiz.questions.order_by("position")] == [
-            file_question(item) for item in expected["questions"]
-        ]
+    assert [db_question(q) for q in truths.questions.order_by("position")] == [
+        file_question(item) for item in parsed.quizzes[1]["questions"]
+    ]
     question = truths.questions.get(position=1)
     assert (question.prompt_en, question.explanation_en) == (
         "TCP is reliable & ordered",
@@ -163,9 +172,13 @@ def test_moodle_xml_file_of_every_construct_is_imported_field_by_field(db, tmp_p
         ("True", True, "Right"),
         ("False", False, "Wrong"),
     ]
-    for place in ("question 2 (Moodle name “SA”)", "question 4 (Moodle name “Num”)"):
-        assert f"\n  {place}: a question of Moodle type" in out
-    assert "\n  images/port map.png: This file is not an image the site takes" in out
+    assert "\n  question 2 (“SA”): a short-answer question (Moodle type “shortanswer”)" in out
+    assert "\n  question 4 (“Num”): a numerical question (Moodle type “numerical”)" in out
+    # Its images are not images: the questions that show them are left out, named.
+    assert (
+        "\n  question 1 (“Ports”): prompt (en): the image “port map.png” can't come along: "
+        "This file is not an image the site takes"
+    ) in out
 
 
 def test_a_moodle_xml_image_is_stored_and_shown_from_the_site(db, tmp_path, settings):
@@ -201,7 +214,7 @@ def test_gift_and_moodle_xml_exports_read_back_into_the_same_quiz(db, tmp_path, 
         for language in ("en", "fr"):
             exported = run("exportquiz", "dp-quiz", "--format", file_format, "--language", language)
             path = write(tmp_path, name, exported)
-            out = run("importquiz", path, "--language", language, "--quiz", "dp-quiz")
+            out = run("importquiz", path, "--language", language, "--quiz", "dp-quiz", "--dry-run")
             assert out.startswith("Nothing to change.\n"), out
     assert snapshot() == before
 
@@ -334,8 +347,13 @@ def _bytes(value) -> bytes:
 # Languages
 
 
-def test_a_french_file_fills_the_french_texts_of_the_quiz_it_matches(db, tmp_path, guide):
+def test_a_french_file_fills_the_french_texts_of_the_quiz_of_its_category(db, tmp_path, guide):
     quiz = make_quiz(questions=3, guide=guide)
+    title_only = write(tmp_path, "title.gift", gift_export(quiz_export(quiz=quiz), language="fr"))
+    out = run("importquiz", title_only, "--language", "fr", "--dry-run")
+    assert "no quiz of the site comes from this category" in out  # Never matched by title.
+    Quiz.objects.filter(pk=quiz.pk).update(category="$course$/top/Parallelism")
+    quiz.refresh_from_db()
     french = gift_export(quiz_export(quiz=quiz), language="fr")
     english_before = [
         (q.prompt_en, [c.text_en for c in q.choices.all()]) for q in quiz.questions.all()
@@ -347,7 +365,8 @@ def test_a_french_file_fills_the_french_texts_of_the_quiz_it_matches(db, tmp_pat
     out = run("importquiz", path, "--language", "fr", "--dry-run")
     assert "Update: 3 questions, 12 choices.\n" in out
     assert "  update: quiz dp-quiz, question 1: prompt (fr), explanation (fr)\n" in out
-    assert "Matched:\n  line 3: matched quiz dp-quiz, question 1.\n" in out
+    assert "fills quiz dp-quiz, of the category “$course$/top/Parallelism”." in out
+    assert "  line 3 (“Question 1 prompt”): matched quiz dp-quiz, question 1.\n" in out
     assert Question.objects.get(quiz=quiz, position=1).prompt_fr == ""
 
     run("importquiz", path, "--language", "fr")
@@ -368,19 +387,25 @@ def test_a_french_file_says_what_did_not_match_and_makes_no_quiz(db, tmp_path, g
     data["questions"].append(data["questions"][0])
     path = write(tmp_path, "fr.gift", gift_export(data, language="fr"))
     out = run("importquiz", path, "--language", "fr", "--quiz", "dp-quiz", "--dry-run")
-    assert "  line 3: matched quiz dp-quiz, question 1.\n" in out
+    assert "  line 3 (“Question 1 prompt”): matched quiz dp-quiz, question 1.\n" in out
     assert (
-        "  line 11: does not match quiz dp-quiz, question 2 (another kind or number of "
-        "choices): left out.\n"
+        "  line 11 (“Question 2 prompt”): does not match quiz dp-quiz, question 2 (another "
+        "kind or number of choices): left out.\n"
     ) in out
     assert (
-        "  line 18: quiz dp-quiz has no question 3, and a question can't be made from fr "
-        "texts alone: left out.\n"
+        "  line 18 (“Question 1 prompt”): quiz dp-quiz, question 1 is filled by an earlier "
+        "question of the file: left out.\n"
+    ) in out
+    unknown = write(tmp_path, "unknown.gift", "::Nowhere:: Où ?{=Ici ~Là}\n")
+    out = run("importquiz", unknown, "--language", "fr", "--quiz", "dp-quiz", "--dry-run")
+    assert (
+        "  line 1 (“Nowhere”): quiz dp-quiz has no question of this name, and a question "
+        "can't be made from fr texts alone: left out.\n"
     ) in out
 
     other = write(tmp_path, "new.gift", "$CATEGORY: Nouveau\n\nUn ?{=Oui ~Non}\n")
     before = snapshot()
-    out = run("importquiz", other, "--language", "fr")
+    out = run("importquiz", other, "--language", "fr", "--import-rest")
     assert out.startswith("Nothing to change.\nLeft out:\n  quiz “Nouveau”: no quiz of the site")
     assert snapshot() == before
 
@@ -523,7 +548,7 @@ def test_a_total_over_the_limit_is_refused_from_the_directory(db, monkeypatch):
 
 def test_an_unclosed_brace_is_reported_and_the_rest_imported(db, tmp_path):
     path = write(tmp_path, "q.gift", "Good?{=Yes ~No}\n\nBroken {=a ~b\n\nAfter?{=Yes ~No}\n")
-    out = run("importquiz", path)
+    out = run("importquiz", path, "--import-rest")
     assert "Left out:\n  line 3: this { is not closed by a } before the next blank line.\n" in out
     assert [q.prompt_en for q in Quiz.objects.get().questions.all()] == ["Good?", "After?"]
 
@@ -540,7 +565,7 @@ def test_admin_preview_writes_nothing_until_confirmed(editor_client, kept_upload
     response = _upload(editor_client, content, "networks.txt", file_format="gift")
     assert response.status_code == 200
     page = response.content.decode()
-    assert "Create: 1 quiz, 12 questions, 26 choices." in page
+    assert "Create: 2 quizzes, 13 questions, 29 choices." in page
     assert "line 42: a numerical question: this site has no such question." in page
     assert not Quiz.objects.exists()
     kept = list((kept_uploads / "imports").iterdir())
@@ -549,10 +574,16 @@ def test_admin_preview_writes_nothing_until_confirmed(editor_client, kept_upload
     assert editor_client.get(f"/media/imports/{kept[0].name}").status_code == 404
     assert not (settings.MEDIA_ROOT / "imports").exists()
 
+    # Questions are left out: the page refuses the file unless the editor imports the rest.
+    assert 'name="import_rest" value="Import the rest"' in page
+    assert 'name="confirm"' not in page
     token = response.context["token"]
     response = editor_client.post(CONFIRM_URL, {"token": token, "confirm": "Confirm"})
+    assert response.status_code == 200 and not Quiz.objects.exists()
+    token = response.context["token"]
+    response = editor_client.post(CONFIRM_URL, {"token": token, "import_rest": "Import the rest"})
     assert response.status_code == 302
-    assert Quiz.objects.get().questions.count() == 12
+    assert Quiz.objects.get(slug="networks").questions.count() == 12
     assert list((kept_uploads / "imports").iterdir()) == []
     # The same token again: its file is gone.
     response = editor_client.post(CONFIRM_URL, {"token": token, "confirm": "Confirm"}, follow=True)
@@ -612,7 +643,9 @@ def test_admin_french_fill_of_a_target_quiz(editor_client, guide):
     french = make_quiz(slug="fr-source", questions=2)
     content = gift_export(quiz_export(quiz=french), language="fr").encode()
     response = _upload(editor_client, content, "fr.gift", language="fr", quiz="dp-quiz")
-    assert "line 3: matched quiz dp-quiz, question 1." in response.content.decode()
+    assert "line 3 (“Question 1 prompt”): matched quiz dp-quiz, question 1." in (
+        response.content.decode()
+    )
     editor_client.post(CONFIRM_URL, {"token": response.context["token"], "confirm": "x"})
     assert quiz.questions.get(position=2).prompt_fr == "Énoncé de la question 2"
     assert list(Quiz.objects.get(slug="dp-quiz").guide_paths.all()) == [guide]

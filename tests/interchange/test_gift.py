@@ -25,10 +25,11 @@ def choice(text: str, correct: bool = False, feedback: str = "") -> dict:
 def test_every_construct_is_read_field_by_field():
     parsed = gift_parse(EVERY_CONSTRUCT, language="en")
     (networks,) = [quiz for quiz in parsed.quizzes if quiz["slug"] == "networks"]
-    assert [quiz["slug"] for quiz in parsed.quizzes] == ["networks"]
+    assert [quiz["slug"] for quiz in parsed.quizzes] == ["networks", "maths"]
     assert networks["title"] == {"en": "Networks"}
     questions = networks["questions"]
     assert questions[0] == {
+        "key": "Ports",
         "prompt": {"en": "Which port does HTTP use?"},
         "explanation": {"en": "Port 443 is HTTPS."},
         "choices": [
@@ -38,6 +39,7 @@ def test_every_construct_is_read_field_by_field():
         ],
     }
     assert questions[1] == {
+        "key": "Weights",
         "prompt": {"en": "Which are transport protocols?"},
         "kind": "multiple",
         "choices": [
@@ -54,6 +56,7 @@ def test_every_construct_is_read_field_by_field():
     assert questions[3]["choices"] == [choice("True", False), choice("False", True)]
     # {FALSE#wrong#right}: a learner who picks True is wrong.
     assert questions[4] == {
+        "key": "TF feedback",
         "prompt": {"en": "IP is a transport protocol."},
         "explanation": {"en": "IP is the network layer."},
         "kind": "true_false",
@@ -76,6 +79,7 @@ def test_every_construct_is_read_field_by_field():
     assert questions[9]["prompt"] == {"en": "Is 2 \\* 3 = 6 in \\[plain\\] text_like_this?"}
     assert questions[10]["prompt"] == {"en": "\\# Not a heading, and \\<b>not bold\\</b>"}
     assert questions[11] == {
+        "key": "Back",
         "prompt": {"en": "Back in Networks?"},
         "choices": [choice("Yes", True), choice("No")],
     }
@@ -94,9 +98,17 @@ def test_every_construct_is_read_field_by_field():
             Origin("line 36", ""),
             Origin("line 38", ""),
             Origin("line 59 (“Back”)", "Back"),
-        ]
+        ],
+        [Origin("line 50", "")],
     ]
     assert parsed.images == {}
+    # Missing-word multiple choice is single choice, the blank where the answers were.
+    assert parsed.quizzes[1]["questions"] == [
+        {
+            "prompt": {"en": "Grant is \\_\\_\\_\\_\\_ in Grant's tomb."},
+            "choices": [choice("buried"), choice("entombed", True), choice("living")],
+        }
+    ]
 
 
 def test_kinds_this_site_lacks_are_refused_one_message_each_with_their_line():
@@ -106,36 +118,22 @@ def test_kinds_this_site_lacks_are_refused_one_message_each_with_their_line():
         ("line 44", "a short-answer question: this site has no such question."),
         ("line 46", "a matching question: this site has no such question."),
         ("line 48", "an essay question: this site has no such question."),
-        (
-            "line 50",
-            "a missing-word question (answers in the middle of the text): "
-            "this site has no such question.",
-        ),
         ("line 52", "a description without answers: this site has no such question."),
         ("line 55", "this { is not closed by a } before the next blank line."),
     ]
-    # The Maths category had nothing to import: it makes no quiz.
-    assert [quiz["slug"] for quiz in parsed.quizzes] == ["networks"]
 
 
 def test_losses_are_warnings():
     parsed = gift_parse(EVERY_CONSTRUCT, language="en")
-    assert parsed.warnings == [
-        (
-            "line 11 (“Weights”)",
-            "partial credit is lost (weights 50%, 50%, -100%): the answers weighted above 0 "
-            "are the correct choices, and the question is right only when all of them "
-            "and no other are picked.",
-        ),
-        ("line 30", "HTML tags dropped, their text kept: font, img, span."),
-    ]
+    # "Weights" shares 100 % between its right answers, -100 % each wrong one: scored as here.
+    assert parsed.warnings == [("line 30", "HTML tags dropped, their text kept: font, img, span.")]
 
 
 def test_a_target_quiz_takes_every_category():
     parsed = gift_parse(EVERY_CONSTRUCT, language="fr", quiz_slug="my-quiz")
     assert [quiz["slug"] for quiz in parsed.quizzes] == ["my-quiz"]
     quiz = parsed.quizzes[0]
-    assert len(quiz["questions"]) == 12
+    assert len(quiz["questions"]) == 13
     assert quiz["questions"][0]["prompt"] == {"fr": "Which port does HTTP use?"}
     # The texts Moodle's true/false lacks are the file's language.
     assert quiz["questions"][2]["choices"] == [
@@ -280,8 +278,10 @@ def test_moodle_documented_examples():
         "",
         "",
         "",
+        "Jesus' hometown",
     ]
     assert questions[0] == {
+        "key": "Q1",
         "prompt": {"en": "1+1=2"},
         "kind": "true_false",
         "choices": [choice("True", True), choice("False")],
@@ -316,9 +316,25 @@ def test_moodle_documented_examples():
         "line 18 (“Q6”)",
         "line 22 (“Q7”)",
         "line 28 (“Q8”)",
-        "line 55 (“Jesus' hometown”)",
     ]
-    assert "missing-word" in parsed.problems[-1][1]
+    # Types are told apart as Moodle's importer does, missing word or not.
+    assert [message for _place, message in parsed.problems] == [
+        "a short-answer question (missing word): this site has no such question.",
+        "a matching question: this site has no such question.",
+        "a numerical question: this site has no such question.",
+        "a numerical question: this site has no such question.",
+        "a numerical question: this site has no such question.",
+        "an essay question: this site has no such question.",
+    ]
+    # Missing word, as Moodle reads it: the blank where the answers were.
+    assert questions[7]["prompt"] == {"en": "Jesus Christ was from \\_\\_\\_\\_\\_."}
+    assert [item["correct"] for item in questions[7]["choices"]] == [False, False, False, True]
+    assert parsed.warnings == [
+        (
+            "line 55 (“Jesus' hometown”)",
+            "partial credit is lost: the answers weighted 25%, 50% count as wrong.",
+        )
+    ]
 
 
 QUIZ = {

@@ -286,8 +286,8 @@ def test_every_problem_is_reported_at_once(guide):
     with pytest.raises(QuizFileError) as error:
         quiz_import(data=data)
     assert error.value.messages == [
-        "quiz: unknown fields: colour (allowed: description, guide_paths, is_published, level, "
-        "pass_mark, questions, shuffle_choices, slug, title).",
+        "quiz: unknown fields: colour (allowed: category, description, guide_paths, "
+        "is_published, level, pass_mark, questions, shuffle_choices, slug, title).",
         "quiz: guide_paths: unknown guide paths: nope.",
         "question 2: Mark exactly one choice as correct.",
     ]

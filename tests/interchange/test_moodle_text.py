@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from quizzes.interchange.gift import gift_parse
+from quizzes.interchange.gift import BLANK_MARKDOWN, gift_parse
 from quizzes.interchange.importing import import_apply, import_plan
 from quizzes.interchange.moodle_common import (
     Converted,
@@ -248,8 +248,14 @@ def test_a_multilang_file_fills_both_languages_of_the_quiz_it_matches(db):
     plan = import_plan(content=content.encode(), name="q.gift", language="en", quiz_slug=quiz.slug)
     assert not plan.problems
     import_apply(plan=plan)
-    question = quiz.questions.get()
-    assert (question.prompt_en, question.prompt_fr) == ("Which one?", "Laquelle ?")
+    # A question without a name is known by its prompt: a new one, the quiz's kept.
+    kept, question = quiz.questions.order_by("position")
+    assert kept.prompt_en == "Question 1 prompt"
+    assert (question.key, question.prompt_en, question.prompt_fr) == (
+        "Which one?",
+        "Which one?",
+        "Laquelle ?",
+    )
     first = question.choices.order_by("position").first()
     assert (first.text_en, first.text_fr) == ("First", "La première")
 
@@ -271,7 +277,20 @@ def test_moodles_own_gift_fixture_reads_as_clean_text():
         for field in ("prompt", "text", "feedback", "explanation")
         for text in item.get(field, {}).values()
     ]
-    assert not [text for text in texts if "\\" in text or "[html]" in text]
+    # The blank of a missing-word question is the one backslash: an escaped "_____".
+    assert not [
+        text for text in texts if "\\" in text.replace(BLANK_MARKDOWN, "") or "[html]" in text
+    ]
+    # Text after the answers (here `";`) makes a missing-word question, in Moodle too.
+    (true_false,) = [
+        question
+        for quiz in parsed.quizzes
+        for question in quiz["questions"]
+        if question["prompt"]["en"].startswith("42")
+    ]
+    assert true_false["prompt"] == {
+        "en": "42 is the Absolute Answer to everything." + BLANK_MARKDOWN + '";'
+    }
 
 
 def test_unclosed_multilang_is_read_in_linear_time():

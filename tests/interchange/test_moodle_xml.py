@@ -32,10 +32,12 @@ def test_every_construct_is_read_field_by_field():
         {
             "slug": "networks",
             "title": {"en": "Networks"},
+            "category": "$course$/top/Default for Course/Networks",
             "description": {"en": "About **networks**."},
             "questions": [
                 {
                     "prompt": {"en": "Which port? ![Port map](images/port%20map.png)"},
+                    "key": "Ports",
                     "explanation": {"en": "Port `80`, see RFC."},
                     "choices": [
                         choice("80", True, "Yes: *HTTP*."),
@@ -48,6 +50,7 @@ def test_every_construct_is_read_field_by_field():
                         "en": "Which are *transport* protocols?\n"
                         "![diagram](images/port%20map-2.png)"
                     },
+                    "key": "Weights",
                     "kind": "multiple",
                     "choices": [
                         choice("TCP \\*", True),
@@ -60,17 +63,14 @@ def test_every_construct_is_read_field_by_field():
         {
             "slug": "truths",
             "title": {"en": "Truths"},
+            "category": "$course$/top/Truths",
             "questions": [
                 {
                     "prompt": {"en": "TCP is reliable & ordered"},
+                    "key": "TF",
                     "explanation": {"en": "It retransmits."},
                     "kind": "true_false",
                     "choices": [choice("True", True, "Right"), choice("False", False, "Wrong")],
-                },
-                {
-                    "prompt": {"en": "UDP is reliable ![](images/missing.png)"},
-                    "kind": "true_false",
-                    "choices": [choice("True"), choice("False", True)],
                 },
             ],
         },
@@ -79,49 +79,62 @@ def test_every_construct_is_read_field_by_field():
     assert parsed.images == {"port map.png": PNG, "port map-2.png": OTHER_PNG}
     assert parsed.origins == [
         [
-            Origin("question 1 (Moodle name “Ports”)", "Ports"),
-            Origin("question 3 (Moodle name “Weights”)", "Weights"),
+            Origin("question 1 (“Ports”)", "Ports"),
+            Origin("question 3 (“Weights”)", "Weights"),
         ],
         [
-            Origin("question 5 (Moodle name “TF”)", "TF"),
-            Origin("question 6 (Moodle name “TF2”)", "TF2"),
+            Origin("question 5 (“TF”)", "TF"),
         ],
     ]
 
 
 def test_types_this_site_lacks_are_refused_one_message_each():
     parsed = moodle_xml_parse(EVERY_CONSTRUCT, language="en")
-    refused = "a question of Moodle type “%s”: this site has no such question."
+    refused = "%s (Moodle type “%s”): this site has no such question."
     assert parsed.problems == [
-        ("question 2 (Moodle name “SA”)", refused % "shortanswer"),
-        ("question 4 (Moodle name “Num”)", refused % "numerical"),
-        ("question 7 (Moodle name “Match”)", refused % "matching"),
-        ("question 8 (Moodle name “Essay”)", refused % "essay"),
-        ("question 9 (Moodle name “Cloze”)", refused % "cloze"),
-        ("question 10 (Moodle name “Drag”)", refused % "ddwtos"),
-        ("question 11", refused % "description"),
+        ("question 2 (“SA”)", refused % ("a short-answer question", "shortanswer")),
+        ("question 4 (“Num”)", refused % ("a numerical question", "numerical")),
+        (
+            "question 6 (“TF2”)",
+            "prompt (en): the file “missing.png” is not in the file: Moodle writes each file "
+            "a text shows as a <file> of that text.",
+        ),
+        ("question 7 (“Match”)", refused % ("a matching question", "match")),
+        ("question 8 (“Essay”)", refused % ("an essay question", "essay")),
+        ("question 9 (“Cloze”)", refused % ("an embedded answers (cloze) question", "cloze")),
+        ("question 10 (“Drag”)", refused % ("a drag and drop into text question", "ddwtos")),
+        ("question 11", refused % ("a description without answers", "description")),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("moodle_type", "named"),
+    [
+        ("ordering", "an ordering question (Moodle type “ordering”)"),
+        ("calculated", "a calculated question (Moodle type “calculated”)"),
+        ("calculatedmulti", "a calculated multichoice question (Moodle type “calculatedmulti”)"),
+        ("gapselect", "a select missing words question (Moodle type “gapselect”)"),
+        ("multianswer", "an embedded answers (cloze) question (Moodle type “multianswer”)"),
+        ("qtype_of_a_plugin", "a question of Moodle type “qtype_of_a_plugin”"),
+    ],
+)
+def test_each_type_is_named_as_moodle_names_it(moodle_type, named):
+    xml = f'<quiz><question type="{moodle_type}"><name><text>Q-name</text></name></question></quiz>'
+    parsed = moodle_xml_parse(xml, language="en")
+    assert parsed.problems == [
+        ("question 1 (“Q-name”)", f"{named}: this site has no such question.")
     ]
 
 
 def test_losses_are_warnings():
     parsed = moodle_xml_parse(EVERY_CONSTRUCT, language="en")
     assert parsed.warnings == [
-        ("question 1 (Moodle name “Ports”)", "not kept: Moodle's correctfeedback."),
-        ("question 1 (Moodle name “Ports”)", "HTML tags dropped, their text kept: span."),
+        ("question 1 (“Ports”)", "not kept: Moodle's correctfeedback."),
+        ("question 1 (“Ports”)", "HTML tags dropped, their text kept: span."),
+        ("question 3 (“Weights”)", "not kept: Moodle's hint."),
         (
-            "question 3 (Moodle name “Weights”)",
-            "partial credit is lost (weights 50%, 50%, -100%): the answers weighted above 0 "
-            "are the correct choices, and the question is right only when all of them "
-            "and no other are picked.",
-        ),
-        ("question 3 (Moodle name “Weights”)", "not kept: Moodle's hint."),
-        (
-            "question 3 (Moodle name “Weights”)",
+            "question 3 (“Weights”)",
             "the file “unused.png” is shown by no text: not kept.",
-        ),
-        (
-            "question 6 (Moodle name “TF2”)",
-            "the text refers to the file “missing.png”, which the file lacks.",
         ),
     ]
 
@@ -130,7 +143,7 @@ def test_a_target_quiz_takes_every_category_in_the_language_asked():
     parsed = moodle_xml_parse(EVERY_CONSTRUCT, language="fr", quiz_slug="reseaux")
     assert [quiz["slug"] for quiz in parsed.quizzes] == ["reseaux"]
     questions = parsed.quizzes[0]["questions"]
-    assert len(questions) == 4
+    assert len(questions) == 3
     assert questions[0]["prompt"] == {"fr": "Which port? ![Port map](images/port%20map.png)"}
     assert questions[2]["choices"] == [
         {"text": {"fr": "Vrai"}, "correct": True, "feedback": {"fr": "Right"}},
@@ -179,7 +192,7 @@ def question_xml(body: str, kind: str = "multichoice") -> bytes:
 def test_choices_or_files_that_make_no_question_are_refused(body, message):
     parsed = moodle_xml_parse(question_xml(body), language="en")
     assert parsed.quizzes == []
-    assert parsed.problems == [("question 1 (Moodle name “Q”)", message)]
+    assert parsed.problems == [("question 1 (“Q”)", message)]
 
 
 def test_true_false_needs_its_two_answers():
@@ -187,7 +200,7 @@ def test_true_false_needs_its_two_answers():
     parsed = moodle_xml_parse(question_xml(body, "truefalse"), language="en")
     assert parsed.problems == [
         (
-            "question 1 (Moodle name “Q”)",
+            "question 1 (“Q”)",
             "a true/false question needs a “true” and a “false” answer.",
         )
     ]
@@ -202,7 +215,7 @@ def test_single_choice_with_partial_credit_keeps_the_full_answer():
     assert parsed.quizzes[0]["questions"][0]["choices"] == [choice("a", True), choice("b")]
     assert parsed.warnings == [
         (
-            "question 1 (Moodle name “Q”)",
+            "question 1 (“Q”)",
             "partial credit is lost: the answers weighted 33.33333% count as wrong.",
         )
     ]
@@ -215,6 +228,7 @@ QUIZ = {
     "shuffle_choices": True,
     "questions": [
         {
+            "key": "q1",
             "prompt": {"en": "Which port? ![Port map](images/port%20map.png) <b>&amp;</b>"},
             "explanation": {"en": "Port `80`.\n\nSee ![](images/sub/rfc.png)."},
             "choices": [
@@ -223,6 +237,7 @@ QUIZ = {
             ],
         },
         {
+            "key": "q2",
             "prompt": {"en": "Which are transport protocols?"},
             "kind": "multiple",
             "choices": [
@@ -233,6 +248,7 @@ QUIZ = {
             ],
         },
         {
+            "key": "q3",
             "prompt": {"en": "TCP is reliable."},
             "kind": "true_false",
             "choices": [
@@ -241,6 +257,7 @@ QUIZ = {
             ],
         },
         {
+            "key": "q4",
             "prompt": {"en": "Yes or no?"},
             "kind": "true_false",
             "choices": [
@@ -395,12 +412,10 @@ def test_limits_that_keep_reading_fast():
         question_xml(f"<answer><text>{'x' * 100_001}</text></answer>"), language="en"
     )
     assert parsed.problems == [
-        ("question 1 (Moodle name “Q”)", "a text of 100001 characters: at most 100000 are read.")
+        ("question 1 (“Q”)", "a text of 100001 characters: at most 100000 are read.")
     ]
     parsed = moodle_xml_parse(question_xml("<answer><text>a</text></answer>" * 101), language="en")
-    assert parsed.problems == [
-        ("question 1 (Moodle name “Q”)", "101 answers: at most 100 are read.")
-    ]
+    assert parsed.problems == [("question 1 (“Q”)", "101 answers: at most 100 are read.")]
 
 
 def test_texts_without_a_format_take_their_questions_one():

@@ -38,7 +38,9 @@ _SKIP = {"id", "quiz_id", "question_id", "slug", "file", "created_at", "updated_
 def _fields(obj) -> dict:
     """A row's own values: not its key, its stamp, nor modeltranslation's mirror of a language."""
     mirrors = set(translated_fields(type(obj)))
-    if isinstance(obj, Question | Choice):
+    if isinstance(obj, Question):
+        mirrors.add("key")  # The key.
+    if isinstance(obj, Choice):
         mirrors.add("position")  # In the key.
     return {
         field.attname: "" if getattr(obj, field.attname) is None else getattr(obj, field.attname)
@@ -54,9 +56,9 @@ def rows() -> dict:
         slugs = tuple(sorted(guide.slug for guide in quiz.guide_paths.all()))
         found[QUIZ, (quiz.slug,)] = {**_fields(quiz), "guide_paths": slugs}
     for question in Question.objects.select_related("quiz"):
-        found[QUESTION, (question.quiz.slug, question.position)] = _fields(question)
+        found[QUESTION, (question.quiz.slug, question.key)] = _fields(question)
     for choice in Choice.objects.select_related("question__quiz"):
-        key = (choice.question.quiz.slug, choice.question.position, choice.position)
+        key = (choice.question.quiz.slug, choice.question.key, choice.position)
         found[CHOICE, key] = _fields(choice)
     for image in ContentImage.objects.all():
         stored = default_storage.exists(image.file.name)
@@ -112,7 +114,17 @@ def updated_quiz(client):
     data["guide_paths"] = ["other"]
     data["questions"][0]["choices"][1]["text"]["en"] = "Changed"
     data["questions"][1]["choices"].append({"text": {"en": "A new choice"}, "correct": False})
-    data["questions"].append({**copy.deepcopy(data["questions"][0]), "prompt": {"en": "New?"}})
+    new = {**copy.deepcopy(data["questions"][0]), "key": "new", "prompt": {"en": "New?"}}
+    data["questions"].append(new)
+    return _yaml(data)
+
+
+def moved_questions(client):
+    """The questions in another order, found by their keys: each moves, none is rewritten."""
+    data = quiz_export(quiz=make_quiz(questions=3, guide=make_guide()))
+    data["questions"].reverse()
+    choices = [{"text": "A", "correct": True}, {"text": "B"}]
+    data["questions"].insert(1, {"key": "new", "prompt": "New?", "choices": choices})
     return _yaml(data)
 
 
@@ -151,11 +163,19 @@ def bundle_with_images(client):
     return content, "site.zip"
 
 
-CASES = [new_quiz, updated_quiz, deleted_question, refused_delete, bundle_with_images]
+CASES = [
+    new_quiz,
+    updated_quiz,
+    deleted_question,
+    moved_questions,
+    refused_delete,
+    bundle_with_images,
+]
 KINDS = {  # What each case must write at least, so that none passes by writing nothing.
     new_quiz: {(CREATE, QUIZ), (CREATE, QUESTION), (CREATE, CHOICE)},
     updated_quiz: {(UPDATE, QUIZ), (UPDATE, CHOICE), (CREATE, CHOICE), (CREATE, QUESTION)},
     deleted_question: {(DELETE, QUESTION), (DELETE, CHOICE)},
+    moved_questions: {(UPDATE, QUESTION), (CREATE, QUESTION)},
     bundle_with_images: {(CREATE, GUIDE_PATH), (CREATE, QUIZ), (CREATE, IMAGE)},
 }
 

@@ -1,12 +1,10 @@
-import sys
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
-
 from quizzes.interchange.bundles import bundle_export
+from quizzes.interchange.management.commands._output import PipeCommand
 
 
-class Command(BaseCommand):
+class Command(PipeCommand):
     help = (
         "Write every guide path, quiz, question and choice as one bundle (.zip) for "
         "importcontent; to standard output unless --output is given."
@@ -18,7 +16,7 @@ class Command(BaseCommand):
     def handle(self, *args, output: Path | None, **options):
         content = bundle_export()
         if output is None:
-            sys.stdout.buffer.write(content)
+            self.write_bytes(content)
             return
         output.write_bytes(content)
         self.stderr.write(f"Wrote {output} ({len(content)} bytes).")

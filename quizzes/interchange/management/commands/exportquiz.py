@@ -1,14 +1,15 @@
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from quizzes.interchange.exporting import EXPORT_FORMATS, quizzes_export
 from quizzes.interchange.importing import FORMAT_YAML
+from quizzes.interchange.management.commands._output import PipeCommand
 from quizzes.models import Quiz
 
 
-class Command(BaseCommand):
+class Command(PipeCommand):
     help = (
         "Write a quiz as a quiz file (docs/quiz-format.md): YAML to standard output or to "
         "--output (a quiz with images is a .zip, which needs --output); or as GIFT or Moodle "

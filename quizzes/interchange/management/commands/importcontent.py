@@ -10,5 +10,5 @@ class Command(ImportCommand, BaseCommand):
         "would change."
     )
 
-    def handle(self, *args, file, dry_run: bool, **options):
-        self.run_import(file, dry_run=dry_run)
+    def handle(self, *args, file, dry_run: bool, import_rest: bool, **options):
+        self.run_import(file, dry_run=dry_run, import_rest=import_rest)

@@ -26,7 +26,14 @@ class Command(ImportCommand, BaseCommand):
             "--quiz", metavar="SLUG", help="Put every question of a GIFT or Moodle XML file here."
         )
 
-    def handle(self, *args, file, dry_run: bool, format, language, quiz, **options):
+    def handle(
+        self, *args, file, dry_run: bool, import_rest: bool, format, language, quiz, **options
+    ):
         self.run_import(
-            file, dry_run=dry_run, file_format=format, language=language, quiz_slug=quiz
+            file,
+            dry_run=dry_run,
+            import_rest=import_rest,
+            file_format=format,
+            language=language,
+            quiz_slug=quiz,
         )
