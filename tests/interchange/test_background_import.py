@@ -121,3 +121,19 @@ def test_a_zip_is_weighed_by_its_entries_not_its_bytes(settings):
     assert background.in_background(bundle)
     assert not background.in_background(b"slug: bank\n" * 900)
     assert background.in_background(b"slug: bank\n" * 1_000)
+
+
+def test_the_rest_of_a_file_that_leaves_a_question_out_is_imported_when_chosen(admin_client):
+    content = b"::One::Which is a prime?{=2 ~4}\n\n::Two::What is 2 + 2?{#4}\n"
+    upload = SimpleUploadedFile("bank.gift", content)
+    preview = followed(admin_client, admin_client.post(IMPORT_URL, {"file": upload}))
+    page = preview.content.decode()
+    assert "Import the rest" in page and "Refuse the file" in page
+    confirm = {"token": preview.context["token"], "confirm": "Confirm"}
+    again = followed(admin_client, admin_client.post(CONFIRM_URL, confirm))
+    assert "Import the rest" in again.content.decode()  # Not chosen: refused, shown again.
+    assert not Question.objects.exists()
+    rest = {"token": again.context["token"], "import_rest": "Import the rest"}
+    done = followed(admin_client, admin_client.post(CONFIRM_URL, rest))
+    assert "Imported." in done.content.decode()
+    assert list(Question.objects.values_list("prompt_en", flat=True)) == ["Which is a prime?"]
