@@ -86,6 +86,7 @@ def question(number: int, edition: int) -> dict:
         "```"
     )
     return {
+        "key": f"bank-{number}",  # The question's identity from one edition to the next.
         "prompt": {
             "en": f"**Question {tag}.** What does this loop print after `{number}` steps?\n\n"
             f"{code}",
