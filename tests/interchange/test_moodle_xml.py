@@ -101,7 +101,8 @@ def test_types_this_site_lacks_are_refused_one_message_each():
     refused = "a question of Moodle type “%s”: this site has no such question."
     assert parsed.problems == [
         ("question 2 (Moodle name “SA”)", refused % "shortanswer"),
-        ("question 4 (Moodle name “Num”)", refused % "numerical"),
+        # Read by the numerical kind, which finds it has no answer.
+        ("question 4 (Moodle name “Num”)", "a numerical question needs at least one answer."),
         ("question 7 (Moodle name “Match”)", refused % "matching"),
         ("question 8 (Moodle name “Essay”)", refused % "essay"),
         ("question 9 (Moodle name “Cloze”)", refused % "cloze"),
