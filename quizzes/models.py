@@ -383,7 +383,23 @@ class Question(_Ordered):
         return kinds.get(self.kind)
 
     def choice_problems(self) -> list[str]:
-        return self.type.problems([choice.is_correct for choice in self.choices.all()])
+        choices = self.choices.all()
+        return [
+            *self.type.problems([choice.is_correct for choice in choices]),
+            *self.type.value_problems([edited_choice(vars(choice)) for choice in choices]),
+        ]
+
+
+def edited_choice(columns: dict) -> kinds.EditedChoice:
+    """A choice as `Kind.value_problems` sees it, from its columns ("text_en", "tolerance"…),
+    as a model, a form or a quiz file has them."""
+    return kinds.EditedChoice(
+        texts={
+            code: columns.get(build_localized_fieldname("text", code)) or ""
+            for code, _name in settings.LANGUAGES
+        },
+        tolerance=columns.get("tolerance"),
+    )
 
 
 class Choice(_Ordered):
@@ -394,6 +410,14 @@ class Choice(_Ordered):
     is_correct = models.BooleanField(_("correct"), default=False)
     feedback = models.TextField(
         _("feedback"), blank=True, help_text=_("Shown to a learner who picked this choice.")
+    )
+    # A numerical question's choice is a value (its text, a number) give or take this much.
+    tolerance = models.DecimalField(
+        _("tolerance"),
+        max_digits=30,
+        decimal_places=15,
+        default=0,
+        help_text=_("Numerical questions: an answer this far from the value matches it."),
     )
 
     objects = ChoiceQuerySet.as_manager()
@@ -550,6 +574,9 @@ class Answer(models.Model):
         related_name="+",
         verbose_name=_("chosen choice"),
     )
+    # What a numerical answer read, as a plain decimal ("1024", "0.001"); its choice and
+    # pick are the first choice it matches, if any. Empty for an answer by picks.
+    response = models.CharField(_("response"), max_length=80, blank=True, default="")
     is_correct = models.BooleanField(_("correct"))
     answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
 

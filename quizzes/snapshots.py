@@ -24,6 +24,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from functools import reduce
 
 from django.conf import settings
@@ -281,6 +282,7 @@ class ChoiceContent:
     question_id: int
     position: int
     is_correct: bool
+    tolerance: Decimal  # A numerical question's value is its text, give or take this.
     text: Text
     feedback: Text
 
@@ -372,7 +374,9 @@ def _read(quiz_id: int) -> QuizContent:
                 heading=Text.heading_of(question, "prompt"),
                 choices=tuple(
                     ChoiceContent(
-                        **_columns(choice, "pk", "question_id", "position", "is_correct"),
+                        **_columns(
+                            choice, "pk", "question_id", "position", "is_correct", "tolerance"
+                        ),
                         **_texts(choice),
                     )
                     for choice in question.choices.all()

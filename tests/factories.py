@@ -133,6 +133,29 @@ def make_multiple(quiz: Quiz, number: int) -> Question:
     return question
 
 
+def make_numerical(quiz: Quiz, number: int) -> Question:
+    """Turn question `number` of a `make_quiz` quiz into a numerical one: 1024 is right
+    (choice 1, "1 024" in French), 32 a known mistake with feedback (choice 2), the
+    others go."""
+    question = quiz.questions.get(position=number)
+    question.kind = "numerical"
+    question.save()
+    question.choices.filter(position__gt=2).delete()
+    question.choices.filter(position=1).update(text_en="1024", text_fr="1 024")
+    question.choices.filter(position=2).update(
+        text_en="32",
+        text_fr="32",
+        feedback_en="Only one worker's micro-batch.",
+        feedback_fr="Le micro-lot d’un seul nœud.",
+    )
+    return question
+
+
+def answer_number(client, attempt: Attempt, number: int, text: str, lang: str = "en"):
+    """Type `text` as the answer to numerical question `number`."""
+    return client.post(question_url(attempt, number, lang), {"choice": text})
+
+
 def answer_picks(client, attempt: Attempt, number: int, choices: list[Choice], lang: str = "en"):
     """Post several picks for question `number`, as ticked checkboxes do."""
     return client.post(question_url(attempt, number, lang), {"choice": [c.pk for c in choices]})

@@ -1,6 +1,8 @@
 """The forms the content admins share: Markdown checked as the learner pages render it, and
 reorderable inline rows."""
 
+from decimal import Decimal
+
 import django
 from adminsortable2.admin import CustomInlineFormSetMixin, SortableAdminBase
 from django import forms
@@ -9,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils.translation import gettext
 
-from quizzes.models import Choice, Question, Quiz, translated_fields
+from quizzes.models import Choice, Question, Quiz, edited_choice, translated_fields
 from quizzes.snapshots import (
     markdown_lengths,
     quiz_length_problems,
@@ -68,6 +70,21 @@ class PositionForm(ContentForm):
             self.instance.validate_constraints(exclude=exclude)
         except ValidationError as error:
             self._update_errors(error)
+
+
+class ChoiceForm(PositionForm):
+    """A choice of the question inline: its tolerance, a numerical question's, may be left
+    empty (0) and is written as the editor's language writes numbers (0,5 in French)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "tolerance" in self.fields:
+            self.fields["tolerance"].required = False
+            self.fields["tolerance"].localize = True
+            self.fields["tolerance"].widget.is_localized = True
+
+    def clean_tolerance(self):
+        return self.cleaned_data.get("tolerance") or Decimal(0)
 
 
 class PositionsFormSet(CustomInlineFormSetMixin, forms.BaseInlineFormSet):
@@ -144,9 +161,11 @@ class ChoiceInlineFormSet(PositionsFormSet):
         if any(self.errors):
             return
         self._lengths_check()
-        problems = self.instance.type.problems(
-            [form.cleaned_data.get("is_correct", False) for form in self._remaining_forms()]
-        )
+        kind, kept = self.instance.type, self._remaining_forms()
+        problems = [
+            *kind.problems([form.cleaned_data.get("is_correct", False) for form in kept]),
+            *kind.value_problems([edited_choice(form.cleaned_data) for form in kept]),
+        ]
         if problems:
             raise ValidationError(problems)
 

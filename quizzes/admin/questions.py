@@ -18,8 +18,8 @@ from quizzes.admin.common import (
     side_by_side,
 )
 from quizzes.admin.forms import (
+    ChoiceForm,
     ChoiceInlineFormSet,
-    PositionForm,
     QuestionForm,
     SortableInlineMixin,
     SortableParentMixin,
@@ -36,9 +36,9 @@ from quizzes.models import (
 
 class ChoiceInline(SortableInlineMixin, SortableInlineAdminMixin, TranslationTabularInline):
     model = Choice
-    form = PositionForm
+    form = ChoiceForm
     formset = ChoiceInlineFormSet
-    fields = ("position", "text", "is_correct", "feedback")
+    fields = ("position", "text", "tolerance", "is_correct", "feedback")
     extra = 2
     # The text too is a box that wraps (a choice holds 500 characters).
     formfield_overrides = {
@@ -95,8 +95,15 @@ class QuestionAdmin(
         return question.quiz
 
     def save_formset(self, request, form, formset, change):
+        graded = {
+            "is_correct",
+            "tolerance",
+            *(f"text_{code}" for code, _name in settings.LANGUAGES),
+        }
+        if form.instance.type.by_picks:
+            graded = {"is_correct"}
         regrade_needed = change and any(
-            "is_correct" in choice_form.changed_data for choice_form in formset.forms
+            graded & set(choice_form.changed_data) for choice_form in formset.forms
         )
         super().save_formset(request, form, formset, change)
         answers = form.instance.answers.count() if regrade_needed else 0

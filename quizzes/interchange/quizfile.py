@@ -5,6 +5,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 
 import yaml
 from django.conf import settings
@@ -18,6 +19,7 @@ from guides.models import GuidePath
 from quizzes import kinds
 from quizzes.interchange.archive import archive_read, archive_write, is_zip
 from quizzes.interchange.errors import QuizFileError
+from quizzes.kinds.numerical import plain
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import STORAGE_IMAGE_DIR, ImageError, image_check, name_of_url
 from quizzes.models import (
@@ -26,6 +28,7 @@ from quizzes.models import (
     Question,
     Quiz,
     content_place,
+    edited_choice,
     translated_fields,
 )
 from quizzes.snapshots import markdown_lengths, quiz_length_problems, text_problems
@@ -219,7 +222,7 @@ QUESTION_KEYS = {
     "guide_url",
     "choices",
 }
-CHOICE_KEYS = {"position", "text", "correct", "feedback"}
+CHOICE_KEYS = {"position", "text", "correct", "feedback", "tolerance"}
 GUIDE_PATH_KEYS = {"slug", "title", "summary", "url", "position", "is_published"}
 
 
@@ -257,6 +260,20 @@ class _FileChecker:
             self.error(place, message)
             return default
         return value
+
+    def tolerance(self, data: dict, place: str) -> Decimal:
+        """A numerical choice's tolerance: a number (0.5) or a text of one ("0.5", "1e-3")."""
+        value = data.get("tolerance", 0)
+        try:
+            if isinstance(value, bool) or not isinstance(value, int | float | str):
+                raise InvalidOperation
+            tolerance = Decimal(str(value).strip())
+            if not tolerance.is_finite():
+                raise InvalidOperation
+        except InvalidOperation:
+            self.error(place, gettext("tolerance must be a number, such as 0.5."))
+            return Decimal(0)
+        return tolerance
 
     def items(self, data: dict, key: str, place: str) -> list:
         value = data.get(key, [])
@@ -441,13 +458,15 @@ def _quiz_parse(
                 **check.texts(choice_item, "text", choice_place, required=True),
                 **check.texts(choice_item, "feedback", choice_place, required=False),
                 "is_correct": check.typed(choice_item, "correct", choice_place, bool, False),
+                "tolerance": check.tolerance(choice_item, choice_place),
             }
             choice = Choice(position=choice_position, **choice_fields)
             check.model(choice, choice_place, ["question"])
             choices.append((choice_position, choice_fields))
         kind = kinds.KINDS.get(question_fields["kind"])
         correct = [choice["is_correct"] for _position, choice in choices]
-        for problem in kind.problems(correct) if kind else ():
+        edited = [edited_choice(choice) for _position, choice in choices]
+        for problem in [*kind.problems(correct), *kind.value_problems(edited)] if kind else ():
             check.error(question_place, problem)
         questions.append(_QuestionData(position, question_fields, choices, key))
     lengths = markdown_lengths(Quiz, fields)
@@ -517,6 +536,8 @@ def quiz_export(*, quiz: Quiz) -> dict:
             choice_item = {"position": choice.position} if choice.position != choice_number else {}
             choice_item |= _texts_export(choice)
             choice_item["correct"] = choice.is_correct
+            if choice.tolerance:
+                choice_item["tolerance"] = plain(choice.tolerance)
             choices.append(choice_item)
         item["choices"] = choices
         questions.append(item)

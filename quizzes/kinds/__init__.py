@@ -5,15 +5,26 @@ choices. The order of `KINDS` is the order the admin lists them in, and the orde
 question's answers are offered to the kinds (the first that claims them reads them).
 """
 
-from quizzes.kinds.base import Kind, Read
+from quizzes.kinds.base import EditedChoice, Kind, Read
 from quizzes.kinds.multiple import MultipleChoice
+from quizzes.kinds.numerical import Numerical
 from quizzes.kinds.single import SingleChoice
 from quizzes.kinds.true_false import TrueFalse
 
-__all__ = ["DEFAULT", "KINDS", "Kind", "Read", "choices", "get", "gift_claimant", "moodle_reader"]
+__all__ = [
+    "DEFAULT",
+    "KINDS",
+    "EditedChoice",
+    "Kind",
+    "Read",
+    "choices",
+    "get",
+    "gift_claimant",
+    "moodle_reader",
+]
 
 KINDS: dict[str, Kind] = {
-    kind.name: kind for kind in (SingleChoice(), MultipleChoice(), TrueFalse())
+    kind.name: kind for kind in (SingleChoice(), MultipleChoice(), TrueFalse(), Numerical())
 }
 DEFAULT = SingleChoice.name
 

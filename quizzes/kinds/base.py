@@ -6,9 +6,13 @@ A kind is one module with one `Kind` subclass, listed in the registry
 
 - how it is edited: `problems`, what is wrong with its choices as an editor left them
   (the admin, the quiz file and every import ask it);
+  and `value_problems`, what is wrong with their values, for a kind whose choices are
+  values (numerical);
 - how it is answered: `form_field`, the form field of the learner's page and its widget
-  (`input_template`), and `picked`, the picks in its cleaned
-  value; an answer is stored as its picks (Answer, AnswerChoice);
+  (`input_template`), `picked`, the picks in its cleaned value, and `response`, what else
+  of it is stored (a number typed, as `Answer.response`); an answer is stored as its picks
+  (Answer, AnswerChoice) and its response; `by_picks` says whether the picks are the whole
+  answer (`services.answers_regrade` regrades those in SQL, the others by `picked` again);
 - how a response is graded: `grade`, a score from 0 to 1 (1 is right), and `accepts`,
   whether a response has the shape the kind takes at all;
 - its feedback: `review_template`, the answer's review under the question;
@@ -31,6 +35,15 @@ from xml.etree import ElementTree as ET
 
 from django import forms
 from django.utils.functional import Promise
+
+
+@dataclass(frozen=True)
+class EditedChoice:
+    """A choice as an editor left it, for `Kind.value_problems`: its text in each language
+    ({language: text}) and its tolerance (a Decimal, or None where none was given)."""
+
+    texts: dict[str, str]
+    tolerance: object = None
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,7 @@ class Kind:
     label: Promise
     several = False
     keeps_choice_order = False
+    by_picks = True  # An answer is its picks alone (Answer.response stays None).
     input_template = "quizzes/_choice_inputs.html"
     review_template = "quizzes/_choice_review.html"
     moodle_type: str
@@ -98,20 +112,37 @@ class Kind:
         """What is wrong with a question of this kind whose choices are correct or not."""
         raise NotImplementedError
 
+    def value_problems(self, choices: list[EditedChoice]) -> list[str]:
+        """What is wrong with the values of a question's choices (their texts, tolerances):
+        nothing for a kind whose choices are texts to pick."""
+        return []
+
     def form_field(self, choices: Iterable) -> forms.Field:
         """The learner's field, named "choice" on the page, for these ChoiceContents."""
         raise NotImplementedError
 
-    def picked(self, value) -> list[int]:
-        """The picked choices' ids in the field's cleaned value, in the order posted."""
+    def picked(self, value, choices: Iterable) -> list[int]:
+        """The picked choices' ids in the field's cleaned value, in the order posted (of
+        these ChoiceContents, in their order)."""
         raise NotImplementedError
 
-    def accepts(self, picked: frozenset[int]) -> bool:
-        """Whether a response of these picks has the shape this kind takes."""
+    def response(self, value) -> str | None:
+        """What `Answer.response` keeps of the field's cleaned value: None for picks."""
+        return None
+
+    def rematch(self, response: str, choices: Iterable) -> list[int]:
+        """The picks a kept response makes of these choices as they are now (regrading a
+        kind not answered by picks); a kind answered by picks keeps no response."""
+        return []
+
+    def accepts(self, question, picked: frozenset[int], response: str | None = None) -> bool:
+        """Whether a response of these picks (and this response) to a QuestionContent has the
+        shape this kind takes."""
         raise NotImplementedError
 
-    def grade(self, question, picked: frozenset[int]) -> float:
-        """The score of these picks of a QuestionContent's choices, from 0 to 1."""
+    def grade(self, question, picked: frozenset[int], response: str | None = None) -> float:
+        """The score of these picks of a QuestionContent's choices (and this response),
+        from 0 to 1."""
         raise NotImplementedError
 
     def gift_claims(self, answers: str) -> bool:

@@ -38,13 +38,13 @@ class ChoiceKind(Kind):
             choices=[(choice.pk, choice.text) for choice in choices],
         )
 
-    def picked(self, value) -> list[int]:
+    def picked(self, value, choices) -> list[int]:
         return list(value) if self.several else [value]
 
-    def accepts(self, picked: frozenset[int]) -> bool:
-        return bool(picked) and (self.several or len(picked) == 1)
+    def accepts(self, question, picked: frozenset[int], response: str | None = None) -> bool:
+        return response is None and bool(picked) and (self.several or len(picked) == 1)
 
-    def grade(self, question, picked: frozenset[int]) -> float:
+    def grade(self, question, picked: frozenset[int], response: str | None = None) -> float:
         correct = {choice.pk for choice in question.choices if choice.is_correct}
         return 1.0 if picked == correct else 0.0
 

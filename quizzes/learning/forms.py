@@ -15,10 +15,11 @@ from quizzes.snapshots import ChoiceContent
 
 
 class AnswerForm(forms.Form):
-    """The picks of one question, all in the `choice` input, in its kind's field: one for a
-    single choice or true-or-false question (a second value is refused, not ignored), one
-    or more for a multiple-choice one. `cleaned_data["choices"]` holds the picked
-    ChoiceContents."""
+    """The answer to one question, all in the `choice` input, in its kind's field: one pick
+    for a single choice or true-or-false question (a second value is refused, not ignored),
+    one or more for a multiple-choice one, a number for a numerical one.
+    `cleaned_data["choices"]` holds the picked ChoiceContents (a number's: the one it
+    matches, if any), `cleaned_data["response"]` what else the answer keeps (the number)."""
 
     def __init__(self, *args, choices: Sequence[ChoiceContent], kind: kinds.Kind, **kwargs):
         super().__init__(*args, **kwargs)
@@ -34,12 +35,14 @@ class AnswerForm(forms.Form):
     def clean(self):
         data = super().clean()
         if "choice" in data:
-            picked = self.kind.picked(data["choice"])
+            picked = self.kind.picked(data["choice"], self._choices.values())
             data["choices"] = tuple(self._choices[pk] for pk in dict.fromkeys(picked))
+            data["response"] = self.kind.response(data["choice"])
         return data
 
     def checked(self) -> list[str]:
-        """The posted values, to tick them again when the answer is refused."""
+        """The posted values, to tick them again (or type them again) when the answer is
+        refused."""
         return self.data.getlist("choice")
 
 

@@ -20,6 +20,7 @@ A value with no stable form (a form, a signed-in user) can't be in a key: `Unkee
 import dataclasses
 from collections.abc import Mapping
 from datetime import date, datetime
+from decimal import Decimal
 from enum import Enum
 from hashlib import blake2b
 from typing import Any, ClassVar
@@ -83,6 +84,8 @@ def canonical(value: Any) -> Any:
         return str.__str__(value)  # A SafeString or a TextChoices member as its text.
     if isinstance(value, datetime | date):
         return value.isoformat()
+    if isinstance(value, Decimal):  # Exact, as its digits.
+        return ("decimal", str(value))
     if isinstance(value, Promise):  # A lazy translation: as the active language has it.
         return str(value)
     if isinstance(value, QuizContent):  # Its content changes only with its stamp.
@@ -330,6 +333,7 @@ class StepPart(Part):
     choices: tuple[ChoiceContent, ...]  # In the attempt's order.
     answered: bool
     picked: tuple[ChoiceContent, ...]
+    response: str | None  # A numerical answer's number (Answer.response).
     is_correct: bool
     closed: str | None
     next_url: str  # With ATTEMPT_ID.
@@ -377,6 +381,7 @@ class ReviewItem(Part):
     question: QuestionContent
     choices: tuple[ChoiceContent, ...]  # In the attempt's order.
     picked: tuple[ChoiceContent, ...]
+    response: str | None  # A numerical answer's number (Answer.response).
     is_correct: bool
 
 

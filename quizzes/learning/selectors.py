@@ -43,15 +43,18 @@ class Learner:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A recorded answer: right or wrong, and the choices it picked."""
+    """A recorded answer: right or wrong, the choices it picked, and its response (a
+    numerical answer's number, `Answer.response`)."""
 
     is_correct: bool
     picked: frozenset[int]
+    response: str | None = None
 
     @property
     def key(self) -> str:
         """For the caches of the pages that show it (templates/quizzes/_answer_review.html)."""
-        return ",".join(map(str, sorted(self.picked)))
+        picks = ",".join(map(str, sorted(self.picked)))
+        return picks if self.response is None else f"{picks}={self.response}"
 
 
 @dataclass(frozen=True)
@@ -113,14 +116,19 @@ def has_any_attempt(*, learner: Learner) -> bool:
 
 def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
     """The attempt's questions with the answers given, from (question_id, is_correct,
-    choice_id) rows, one per pick; rows with no question are an outer join's empty side."""
+    response, choice_id) rows, one per pick (one with no pick for an answer that has
+    none); rows with no question are an outer join's empty side."""
     graded: dict[int, bool] = {}
+    responses: dict[int, str | None] = {}
     picked: dict[int, set[int]] = {}
-    for question_id, is_correct, choice_id in answers:
+    for question_id, is_correct, response, choice_id in answers:
         if question_id is None:
             continue
         graded[question_id] = is_correct
-        picked.setdefault(question_id, set()).add(choice_id)
+        responses[question_id] = response or None
+        picks = picked.setdefault(question_id, set())
+        if choice_id is not None:
+            picks.add(choice_id)
     questions = quiz.questions_among(attempt.question_ids)
     if attempt.completed_at is not None:
         # Only what it asked: a question added to the quiz since is not part of it.
@@ -129,7 +137,7 @@ def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
         Step(
             number,
             question,
-            Recorded(graded[question.pk], frozenset(picked[question.pk]))
+            Recorded(graded[question.pk], frozenset(picked[question.pk]), responses[question.pk])
             if question.pk in graded
             else None,
         )
@@ -138,7 +146,7 @@ def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
 
 
 _ATTEMPT_FIELDS = [field.attname for field in Attempt._meta.concrete_fields]
-_ANSWER_FIELDS = ["question_id", "is_correct", "picks__choice"]
+_ANSWER_FIELDS = ["question_id", "is_correct", "response", "picks__choice"]
 _attempt_rows = (
     Attempt.objects.filter(public_id=Placeholder("public_id"))
     .order_by()
@@ -168,7 +176,12 @@ def attempt_for_learner(*, public_id: UUID, learner: Learner) -> LearnerAttempt 
     )
     quiz = quiz_content(quiz_id=attempt.quiz_id, updated_at=first.quiz__updated_at)
     answers = [
-        (row.answers__question_id, row.answers__is_correct, row.answers__picks__choice)
+        (
+            row.answers__question_id,
+            row.answers__is_correct,
+            row.answers__response,
+            row.answers__picks__choice,
+        )
         for row in rows
     ]
     return LearnerAttempt(attempt, quiz, _steps(attempt, quiz, answers))

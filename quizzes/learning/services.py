@@ -3,6 +3,7 @@
 import secrets
 import uuid
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, models, transaction
@@ -12,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from quizsite.queries import CompiledInsert, CompiledQuery, Placeholder
+from quizzes import kinds
 from quizzes.models import (
     Answer,
     AnswerChoice,
@@ -21,7 +23,7 @@ from quizzes.models import (
     Question,
     Quiz,
 )
-from quizzes.snapshots import ChoiceContent, QuestionContent, QuizContent
+from quizzes.snapshots import ChoiceContent, QuestionContent, QuizContent, Text
 
 
 class AlreadyAnswered(Exception):
@@ -187,7 +189,7 @@ _GRADED = CompiledQuery(
 )
 _ANSWER_FKS = ("attempt", "question", "choice")
 _INSERT_ANSWER = CompiledInsert(
-    Answer, *_ANSWER_FKS, "is_correct", "answered_at", returning_pk=True
+    Answer, *_ANSWER_FKS, "response", "is_correct", "answered_at", returning_pk=True
 )
 _INSERT_PICKS = CompiledInsert(AnswerChoice, "answer", "choice")
 
@@ -199,12 +201,14 @@ def answer_record(
     quiz: QuizContent,
     question: QuestionContent,
     choices: tuple[ChoiceContent, ...],
+    response: str | None = None,
 ) -> Answer:
     """Record the learner's picks; completes and scores the attempt on its last answer.
 
     `quiz` is the attempt's quiz, as the caller read it with the attempt; `choices` are the
-    picked choices of `question`, as many as its kind takes, which grades them: the answer
-    is right when its score is full.
+    picked choices of `question`, as many as its kind takes, and `response` what else the
+    answer holds (a numerical answer's number, `Kind.response`), which its kind grades: the
+    answer is right when its score is full.
     Raises AlreadyAnswered when the question has an answer already (a second tab, a
     replayed POST): the first answer stands; NotOpenYet when an earlier question has none;
     AttemptClosed when the attempt was abandoned, or its quiz unpublished (an editor's
@@ -212,7 +216,7 @@ def answer_record(
     """
     picked = frozenset(choice.pk for choice in choices)
     if (
-        not question.type.accepts(picked)
+        not question.type.accepts(question, picked, response)
         or len(picked) != len(choices)
         or any(choice.question_id != question.pk for choice in choices)
         or question.quiz_id != attempt.quiz_id
@@ -242,11 +246,13 @@ def answer_record(
         "attempt": attempt.pk,
         "question": question.pk,
         "choice": choices[0].pk if len(choices) == 1 else None,  # See Answer.choice.
-        "is_correct": question.type.grade(question, picked) == 1,
+        "response": response or "",
+        "is_correct": question.type.grade(question, picked, response) == 1,
         "answered_at": timezone.now(),
     }
     answer_id = _INSERT_ANSWER(values)
-    _INSERT_PICKS(*({"answer": answer_id, "choice": pk} for pk in sorted(picked)))
+    if picked:
+        _INSERT_PICKS(*({"answer": answer_id, "choice": pk} for pk in sorted(picked)))
     answer = Answer(
         id=answer_id, **{f"{name}_id": values.pop(name) for name in _ANSWER_FKS}, **values
     )
@@ -320,15 +326,17 @@ def answers_regrade(
 ) -> Regraded:
     """Grade the recorded answers again against the choices marked correct now.
 
-    An answer is correct when it picked every correct choice and no other. The
-    scores of the finished attempts these answers belong to follow. Returns how
-    many answers and attempts changed.
+    An answer by picks is correct when it picked every correct choice and no other, in
+    one statement; an answer of another kind (a number) is matched again against the
+    choices as they are now (`_responses_regrade`). The scores of the finished attempts
+    these answers belong to follow. Returns how many answers and attempts changed.
     """
     if (quiz is None) == (questions is None):
         raise ValueError("Give either a quiz or questions.")
     if quiz is not None:
         questions = Question.objects.filter(quiz=quiz)
-    answers = Answer.objects.filter(question__in=questions.values("pk"))
+    by_picks = [name for name, kind in kinds.KINDS.items() if kind.by_picks]
+    answers = Answer.objects.filter(question__in=questions.filter(kind__in=by_picks).values("pk"))
     picked_wrong = Exists(
         AnswerChoice.objects.filter(answer=OuterRef("pk"), choice__is_correct=False)
     )
@@ -342,6 +350,7 @@ def answers_regrade(
     wrong = Q(picked_wrong) | Q(missed_correct)
     changed = answers.filter(Q(is_correct=True) & wrong).update(is_correct=False)
     changed += answers.filter(Q(is_correct=False) & ~wrong).update(is_correct=True)
+    changed += _responses_regrade(questions.exclude(kind__in=by_picks))
 
     correct_count = Coalesce(
         Subquery(
@@ -358,3 +367,52 @@ def answers_regrade(
         completed_at__isnull=False, quiz__in=questions.values("quiz")
     ).exclude(score=correct_count)
     return Regraded(answers=changed, attempts=attempts.update(score=correct_count))
+
+
+_REGRADE_BATCH = 1000
+
+
+def _responses_regrade(questions: models.QuerySet[Question]) -> int:
+    """Match the answers to these questions (of kinds not answered by picks) again, by
+    their kind's `picked`, against their choices as they are now: the match is the
+    answer's pick and `choice`, and grades it. Returns how many answers changed grade or
+    match. In batches: the answers are read and written a thousand at a time."""
+    changed = 0
+    for question in questions.prefetch_related("choices"):
+        choices = [_regraded_choice(choice) for choice in question.choices.all()]
+        content = SimpleNamespace(choices=choices)
+        kind = question.type
+        answers = question.answers.exclude(response="").order_by("pk")
+        for start in range(0, answers.count(), _REGRADE_BATCH):
+            batch = list(answers[start : start + _REGRADE_BATCH].prefetch_related("picks"))
+            moved = []
+            for answer in batch:
+                picked = frozenset(kind.rematch(answer.response, choices))
+                is_correct = kind.grade(content, picked, answer.response) == 1
+                if picked != {pick.choice_id for pick in answer.picks.all()} or (
+                    is_correct != answer.is_correct
+                ):
+                    answer.is_correct = is_correct
+                    answer.choice_id = next(iter(picked), None)
+                    moved.append((answer, picked))
+            Answer.objects.bulk_update(
+                [answer for answer, _picked in moved], ["is_correct", "choice"]
+            )
+            AnswerChoice.objects.filter(answer__in=[answer for answer, _picked in moved]).delete()
+            AnswerChoice.objects.bulk_create(
+                AnswerChoice(answer=answer, choice_id=pk)
+                for answer, picked in moved
+                for pk in picked
+            )
+            changed += len(moved)
+    return changed
+
+
+def _regraded_choice(choice: Choice) -> SimpleNamespace:
+    """A choice as its kind grades it (what a ChoiceContent has of it)."""
+    return SimpleNamespace(
+        pk=choice.pk,
+        is_correct=choice.is_correct,
+        tolerance=choice.tolerance,
+        text=Text.of(choice, "text"),
+    )

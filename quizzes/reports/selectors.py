@@ -41,6 +41,7 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from quizzes.kinds.numerical import number_text
 from quizzes.markup.rendering import is_french
 from quizzes.models import (
     Answer,
@@ -647,6 +648,7 @@ class ReviewedQuestion:
     several: bool
     choices: tuple[ReviewedChoice, ...]  # In the order the attempt showed them.
     is_correct: bool | None  # None: not answered.
+    response: str = ""  # A numerical answer's number, as the attempt's language writes it.
 
 
 @dataclass(frozen=True)
@@ -675,10 +677,14 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
     if attempt is None:
         return None
     graded: dict[int, bool] = {}
+    responses: dict[int, str] = {}
     picked: dict[int, set[int]] = defaultdict(set)
-    rows = attempt.answers.order_by().values_list("question_id", "is_correct", "picks__choice")
-    for question_id, is_correct, choice_id in rows:
+    rows = attempt.answers.order_by().values_list(
+        "question_id", "is_correct", "response", "picks__choice"
+    )
+    for question_id, is_correct, response, choice_id in rows:
         graded[question_id] = is_correct
+        responses[question_id] = response
         picked[question_id].add(choice_id)
     content = quiz_content(quiz_id=quiz.pk, updated_at=quiz.updated_at)
     questions = content.questions_among(attempt.question_ids)
@@ -700,6 +706,7 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
                     for choice in choices_as_shown(content, question, attempt)
                 ),
                 is_correct=graded.get(question.pk),
+                response=number_text(responses[question.pk]) if responses.get(question.pk) else "",
             )
             for number, question in enumerate(questions, 1)
         )

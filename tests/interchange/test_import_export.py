@@ -1,6 +1,7 @@
 import html
 import io
 import zipfile
+from decimal import Decimal
 
 import pytest
 import yaml
@@ -15,7 +16,7 @@ from quizzes.interchange.quizfile import (
     quiz_file_read,
 )
 from quizzes.models import Choice, Question, Quiz
-from tests.factories import answer, choice_of, make_quiz, start
+from tests.factories import answer, choice_of, make_numerical, make_quiz, start
 
 IMPORT_URL = "/admin/quizzes/quiz/import/"
 CONFIRM_URL = "/admin/quizzes/quiz/import/confirm/"
@@ -106,6 +107,45 @@ def test_a_question_keeping_its_choice_order_round_trips_through_the_quiz_file(g
     quiz_import(data=quiz_file_read(content=quiz_file_dump(exported).encode()))
     kept = Question.objects.filter(quiz__slug="dp-quiz").order_by("position")
     assert [question.keep_choice_order for question in kept] == [False, True, False]
+
+
+def test_a_numerical_question_round_trips_with_its_values_and_tolerances(guide):
+    quiz = make_quiz(questions=2, guide=guide)
+    question = make_numerical(quiz, 1)
+    question.choices.filter(position=2).update(tolerance=Decimal("0.25"))
+    exported = quiz_export(quiz=quiz)
+    item = exported["questions"][0]
+    assert item["kind"] == "numerical"
+    assert [(c["text"], c.get("tolerance")) for c in item["choices"]] == [
+        ({"en": "1024", "fr": "1 024"}, None),  # 0, the default, is not written.
+        ({"en": "32", "fr": "32"}, "0.25"),
+    ]
+    Quiz.objects.all().delete()
+    quiz_import(data=quiz_file_read(content=quiz_file_dump(exported).encode()))
+    assert quiz_export(quiz=Quiz.objects.get()) == exported
+    assert Choice.objects.get(position=2, question__kind="numerical").tolerance == Decimal("0.25")
+
+
+@pytest.mark.parametrize(
+    ("choice", "says"),
+    [
+        ({"text": "many", "correct": True}, "“many” is not a number"),
+        ({"text": "1024", "correct": True, "tolerance": "wide"}, "tolerance must be a number"),
+        ({"text": "1024", "correct": True, "tolerance": -1}, "tolerance must be 0 or more"),
+        ({"text": "1024", "correct": False}, "Mark at least one value as correct."),
+        ({"text": {"en": "1024", "fr": "1 000"}, "correct": True}, "give different numbers"),
+    ],
+)
+def test_a_numerical_question_s_bad_values_are_refused(guide, choice, says):
+    data = {
+        "slug": "numbers",
+        "title": "Numbers",
+        "questions": [{"kind": "numerical", "prompt": "How many?", "choices": [choice]}],
+    }
+    with pytest.raises(QuizFileError) as refused:
+        quiz_import(data=data)
+    assert says in str(refused.value.errors)
+    assert not Quiz.objects.filter(slug="numbers").exists()
 
 
 def test_a_quiz_file_question_keeps_its_choice_order_or_not(guide):

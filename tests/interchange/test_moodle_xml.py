@@ -93,7 +93,8 @@ def test_types_this_site_lacks_are_refused_one_message_each():
     refused = "%s (Moodle type “%s”): this site has no such question."
     assert parsed.problems == [
         ("question 2 (“SA”)", refused % ("a short-answer question", "shortanswer")),
-        ("question 4 (“Num”)", refused % ("a numerical question", "numerical")),
+        # Read by the numerical kind, which finds it has no answer.
+        ("question 4 (“Num”)", "a numerical question needs at least one answer."),
         (
             "question 6 (“TF2”)",
             "prompt (en): the file “missing.png” is not in the file: Moodle writes each file "

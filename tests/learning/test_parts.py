@@ -3,7 +3,8 @@ fields being its key, a part can then never give one learner a part another shou
 
 The parts are collected as the site renders them, for a learner going through every state a
 part has: a quiz not started, in progress, failed, passed, without questions, an editor's
-preview; questions open, refused, answered right and wrong, single and multiple choice,
+preview; questions open, refused, answered right and wrong, single and multiple choice and
+numerical (a known mistake, a number that matches none),
 closed by a new start or by unpublishing, in a practice attempt; results of each kind, with
 only the mistakes; in English and in French, signed in and out, with a message to see.
 """
@@ -25,9 +26,11 @@ from quizzes import kinds
 from quizzes.learning.parts import PARTS, Part, StepPart, Unkeepable, canonical
 from tests.factories import (
     answer,
+    answer_number,
     answer_picks,
     choice_of,
     make_multiple,
+    make_numerical,
     make_quiz,
     make_staff,
     question_url,
@@ -108,6 +111,24 @@ def _drive(guide) -> None:
     editor.get(question_url(preview, 1))
     answer(editor, preview, 1, choice_of(draft, 1, correct=True))
     editor.get(results_url(preview))
+
+    numbers = make_quiz(slug="numbers", questions=2, guide=guide)
+    make_numerical(numbers, 1)
+    counting = Client()
+    counted = start(counting, numbers)
+    for lang in ("en", "fr"):
+        counting.get(question_url(counted, 1, lang))  # A number to type.
+    answer_number(counting, counted, 1, "NaN")  # Refused, typed again.
+    answer_number(counting, counted, 1, "1,024")
+    answer(counting, counted, 2, choice_of(numbers, 2, correct=True))
+    for lang in ("en", "fr"):
+        counting.get(question_url(counted, 1, lang))
+        counting.get(results_url(counted, lang))
+    missing = Client()
+    missed = start(missing, numbers)
+    answer_number(missing, missed, 1, "32", "fr")  # A known mistake, with its feedback.
+    missing.get(question_url(missed, 1, "fr"))
+    answer_number(missing, missed, 1, "7")
 
     quiz.is_published = False
     quiz.save()

@@ -12,9 +12,11 @@ import pytest
 from tests.factories import (
     PROGRESS_PAGE,
     answer,
+    answer_number,
     answer_picks,
     choice_of,
     make_multiple,
+    make_numerical,
     make_quiz,
     question_url,
     results_url,
@@ -101,6 +103,20 @@ def test_the_scripts_answer_post_costs_the_same(client, sized_quiz, django_asser
             question_url(attempt, 1), {"choice": choice.pk}, HTTP_ACCEPT="application/json"
         )
     assert response.json()["next"]["url"] == question_url(attempt, 2)
+
+
+@pytest.mark.parametrize(("typed", "picks"), [("1 024", 1), ("32", 1), ("7", 0)])
+def test_a_numerical_answer_costs_the_same_or_one_less_without_a_match(
+    client, sized_quiz, django_assert_num_queries, typed, picks
+):
+    """Its match is its pick, inserted as a choice's is; a number that matches no value
+    inserts no pick."""
+    make_numerical(sized_quiz, 1)
+    attempt = start(client, sized_quiz, "fr")
+    with django_assert_num_queries(ANSWER_POST - 1 + picks):
+        assert answer_number(client, attempt, 1, typed, "fr").status_code == 302
+    recorded = attempt.answers.get()
+    assert (recorded.response, recorded.picks.count()) == (typed.replace(" ", ""), picks)
 
 
 def _all_answered_but_the_last(client, quiz) -> tuple:

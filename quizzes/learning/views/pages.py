@@ -220,10 +220,14 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
     choices = found.choices_of(step.question)
     form = AnswerForm(request.POST, choices=choices, kind=step.question.type)
     if form.is_valid():  # The service tells whether it is this question's turn.
-        picks = form.cleaned_data["choices"]
+        picks, response = form.cleaned_data["choices"], form.cleaned_data["response"]
         try:
             answer = answer_record(
-                attempt=found.attempt, quiz=found.quiz, question=step.question, choices=picks
+                attempt=found.attempt,
+                quiz=found.quiz,
+                question=step.question,
+                choices=picks,
+                response=response,
             )
         except NotOpenYet as refusal:
             return _out_of_order(request, found, refusal.first_open)
@@ -235,7 +239,8 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
         else:
             if not _wants_json(request):
                 return redirect(found.attempt.question_url(step.number) + "#feedback")
-            recorded = Recorded(answer.is_correct, frozenset(choice.pk for choice in picks))
+            picked = frozenset(choice.pk for choice in picks)
+            recorded = Recorded(answer.is_correct, picked, response)
             steps = list(found.steps)
             steps[step.number - 1] = replace(step, recorded=recorded)
             return _steps_json(replace(found, steps=tuple(steps)), step.number)
@@ -340,6 +345,7 @@ def _step_part(
         choices=choices,
         answered=recorded is not None,
         picked=_picked(choices, recorded),
+        response=recorded.response if recorded is not None else None,
         is_correct=recorded is not None and recorded.is_correct,
         closed=found.closed_reason,
         next_url=_question_url(step.number + 1) if step.number < total else _results_url(),
@@ -395,7 +401,12 @@ def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> 
         summary.append(SummaryItem(**line, is_correct=is_correct, mistakes_only=mistakes_only))
         if not (mistakes_only and is_correct):
             picked = _picked(choices, step.recorded)
-            review.append(ReviewItem(**line, choices=choices, picked=picked, is_correct=is_correct))
+            response = step.recorded.response if step.recorded is not None else None
+            review.append(
+                ReviewItem(
+                    **line, choices=choices, picked=picked, response=response, is_correct=is_correct
+                )
+            )
     attempt = found.attempt
     part = ResultsPart(
         language=language,

@@ -1,0 +1,343 @@
+"""Numerical: the learner types a number; its choices are values, each give or take a
+tolerance (Moodle's `numerical` with several answers).
+
+A choice's value is its text, a number as its language writes it ("1024", "1 024" in
+French), the same number in every language that has one. An answer matches the first
+choice, in order, that it is within the tolerance of; it is right when that choice is
+correct. A wrong value with feedback is a known mistake ("32: the accumulation steps are
+left out"), an answer that matches none is wrong with no feedback. Credit is all or
+nothing: a matching choice gives full marks when correct, none otherwise.
+
+`read_number` reads what a learner or an editor typed as their language writes numbers,
+and refuses, with a message saying why, what it can't read rightly: never a silent 0.
+"""
+
+import re
+from collections.abc import Iterable
+from decimal import Context, Decimal, InvalidOperation, localcontext
+from xml.etree import ElementTree as ET
+
+from django import forms
+from django.conf import settings
+from django.utils import translation
+from django.utils.formats import get_format, number_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from quizzes.kinds.base import (
+    EditedChoice,
+    GiftReading,
+    GiftWriting,
+    Kind,
+    MoodleReading,
+    MoodleWriting,
+    Read,
+)
+
+MAX_CHARACTERS = 100  # Typed: a number of 30 digits in groups, signed, with an exponent.
+MAX_DIGITS = 30
+MAX_EXPONENT = 30  # Numbers from 1e-30 to 1e30 in size, and 0.
+# Exact for every number read: sums and differences of two of them too.
+_EXACT = Context(prec=2 * (MAX_DIGITS + 2 * MAX_EXPONENT))
+_SPACES = " \u00a0\u202f\u2009"  # Space, no-break space, narrow no-break space, thin space.
+# A space between digits that groups the three digits after it.
+_GROUP_SPACE = re.compile(rf"(?<=[0-9])[{_SPACES}](?=[0-9]{{3}}(?![0-9]))")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_GROUPED = {  # An integer part in groups of three, by the separator.
+    ",": re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?", re.ASCII),
+    ".": re.compile(r"[+-]?[0-9]{1,3}(?:\.[0-9]{3})+", re.ASCII),
+}
+
+
+class NumberError(ValueError):
+    """A text that is not a number this site reads; its message says why, to the learner."""
+
+
+def read_number(text: str, language: str) -> Decimal:
+    """The number `text` writes, as `language` writes numbers: in French "1,5", "1 024"
+    (any space in groups of three); in English "1.5", "1,024"; "1e-3" in both. A
+    point in French reads as a decimal point too, unless it could be grouping ("1.024").
+    Raises NumberError for anything else: empty, too long, other digits than 0 to 9, NaN,
+    infinities, more than MAX_DIGITS digits, sizes beyond 1e±MAX_EXPONENT."""
+    return _read(text, get_format("DECIMAL_SEPARATOR", lang=language))
+
+
+def _read(text: str, decimal_separator: str) -> Decimal:
+    text = text.strip()
+    if not text:
+        raise NumberError(gettext("Type a number."))
+    if len(text) > MAX_CHARACTERS:
+        message = gettext("That is too long for a number: %(count)s characters at most.")
+        raise NumberError(message % {"count": MAX_CHARACTERS})
+    if any(char.isdigit() and char not in "0123456789" for char in text):
+        raise NumberError(gettext("Write the number with the digits 0 to 9."))
+    shown = text
+    text = _GROUP_SPACE.sub("", text.replace("\u2212", "-"))
+    if decimal_separator == ",":
+        if "," in text and "." not in text:
+            text = text.replace(",", ".", 1)
+        elif _GROUPED["."].fullmatch(text):
+            message = gettext("“%(text)s” could be read two ways: write 1 024 or 1,024.")
+            raise NumberError(message % {"text": shown})
+    elif _GROUPED[","].fullmatch(text):
+        text = text.replace(",", "")
+    elif "," in text:
+        message = gettext("“%(text)s”: write the decimal point as a point, 1.5.")
+        raise NumberError(message % {"text": shown})
+    if not _NUMBER.fullmatch(text):
+        message = gettext("“%(text)s” is not a number: write it as 1.5, 1,024 or 1e-3.")
+        raise NumberError(message % {"text": shown})
+    number = Decimal(text)
+    if len(number.normalize(_EXACT).as_tuple().digits) > MAX_DIGITS:
+        message = gettext("That number has too many digits: %(count)s at most.")
+        raise NumberError(message % {"count": MAX_DIGITS})
+    if number and not -MAX_EXPONENT <= number.adjusted() <= MAX_EXPONENT:
+        message = gettext("That number is too large or too small: between 1e-%(n)s and 1e%(n)s.")
+        raise NumberError(message % {"n": MAX_EXPONENT})
+    return number
+
+
+def plain(number: Decimal) -> str:
+    """A number as `Answer.response` and the files keep it: "1024", "0.001", "-2.5"."""
+    if not number:
+        return "0"
+    return format(number.normalize(_EXACT), "f")
+
+
+def choice_value(choice) -> Decimal | None:
+    """A choice's value (a ChoiceContent's, or anything with a `text` Text): its text in the
+    default language, else the first language that has one; None when none reads."""
+    texts = dict(choice.text.by_language)
+    ordered = [settings.LANGUAGE_CODE, *(code for code in texts if code != settings.LANGUAGE_CODE)]
+    for code in ordered:
+        if texts.get(code):
+            try:
+                return read_number(texts[code], code)
+            except NumberError:
+                return None
+    return None
+
+
+def matches(number: Decimal, value: Decimal, tolerance) -> bool:
+    with localcontext(_EXACT):
+        return abs(number - value) <= Decimal(tolerance or 0)
+
+
+def first_match(choices: Iterable, number: Decimal):
+    """The first of these choices (in their order) whose value `number` is within the
+    tolerance of; None when none."""
+    for choice in choices:
+        value = choice_value(choice)
+        if value is not None and matches(number, value, choice.tolerance):
+            return choice
+    return None
+
+
+class NumberField(forms.CharField):
+    """A number as the active language writes it (read_number), cleaned to a Decimal."""
+
+    default_error_messages = {"required": _("Type a number.")}
+
+    def to_python(self, value) -> Decimal | None:
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        try:
+            return read_number(text, translation.get_language() or settings.LANGUAGE_CODE)
+        except NumberError as error:
+            raise forms.ValidationError(str(error), code="invalid") from None
+
+
+class Numerical(Kind):
+    name = "numerical"
+    label = _("Numerical")
+    keeps_choice_order = True  # The first value an answer matches is its match.
+    by_picks = False
+    input_template = "quizzes/_number_input.html"
+    review_template = "quizzes/_number_review.html"
+
+    def problems(self, correct: list[bool]) -> list[str]:
+        if any(correct):
+            return []
+        return [gettext("Mark at least one value as correct.")]
+
+    def value_problems(self, choices: list[EditedChoice]) -> list[str]:
+        found = []
+        for number, choice in enumerate(choices, 1):
+            found += [
+                gettext("value %(number)s: %(problem)s") % {"number": number, "problem": problem}
+                for problem in _choice_problems(choice)
+            ]
+        return found
+
+    def form_field(self, choices) -> forms.Field:
+        return NumberField()
+
+    def picked(self, value, choices) -> list[int]:
+        match = first_match(choices, value)
+        return [] if match is None else [match.pk]
+
+    def response(self, value) -> str | None:
+        return plain(value)
+
+    def rematch(self, response: str, choices: Iterable) -> list[int]:
+        return self.picked(read_number(response, "en"), choices)
+
+    def accepts(self, question, picked: frozenset[int], response: str | None = None) -> bool:
+        if response is None:
+            return False
+        try:
+            number = read_number(response, "en")
+        except NumberError:
+            return False
+        match = first_match(question.choices, number)
+        return picked == (frozenset() if match is None else frozenset({match.pk}))
+
+    def grade(self, question, picked: frozenset[int], response: str | None = None) -> float:
+        correct = {choice.pk for choice in question.choices if choice.is_correct}
+        return 1.0 if picked & correct else 0.0
+
+    def gift_claims(self, answers: str) -> bool:
+        return answers.startswith("#")
+
+    def gift_read(self, answers: str, reading: GiftReading, inherited_format: str) -> Read:
+        """{#3:0.1}, {#2..4}, or {#=3:0.1#feedback =%0%5:1#…}: each answer a value and its
+        tolerance (or a range), weighted 100 (right) or 0 (a known mistake)."""
+        items = answers[1:].replace("=", "\0=").split("\0")
+        items = [item.strip() for item in items if item.strip()]
+        choices = []
+        for item in items:
+            weight = 100.0
+            if item.startswith("="):
+                item = item[1:]
+                if match := re.match(r"^%(-?[0-9]+(?:\.[0-9]*)?)%", item):
+                    weight, item = float(match.group(1)), item[match.end() :]
+            answer, _hash, feedback = item.partition("#")
+            read = _gift_value(answer.strip())
+            if read is None:
+                message = gettext("the numerical answer “%(answer)s” is not a number.")
+                return Read(problem=message % {"answer": answer.strip()})
+            if weight not in (0.0, 100.0):
+                message = gettext("partial credit (%(weight)s%%) is not kept: credit is 100 or 0.")
+                return Read(problem=message % {"weight": f"{weight:g}"})
+            value, tolerance = read
+            choice = {"text": {reading.language: value}, "correct": weight == 100.0}
+            if tolerance != "0":
+                choice["tolerance"] = tolerance
+            feedback_text, _format = reading.text(feedback, inherited_format)
+            if any(feedback_text.values()):
+                choice["feedback"] = feedback_text
+            choices.append(choice)
+        if not choices:
+            return Read(problem=gettext("a numerical question needs at least one answer."))
+        return Read(fields={"kind": self.name, "choices": choices})
+
+    def gift_write(self, question: dict, writing: GiftWriting, general: str) -> list[str]:
+        lines = ["{#"]
+        for choice in question.get("choices", []):
+            value = _file_value(choice, writing)
+            weight = "=" if choice.get("correct") else "=%0%"
+            line = f"\t{weight}{value}:{choice.get('tolerance') or '0'}"
+            if writing.plain(choice.get("feedback")):
+                line += f"#{writing.text(choice.get('feedback'))}"
+            lines.append(line)
+        if general:
+            lines.append(f"\t{general}")
+        return [*lines, "}"]
+
+    moodle_type = "numerical"
+    moodle_penalty = "0.3333333"
+
+    def moodle_read(self, element: ET.Element, reading: MoodleReading) -> Read:
+        choices = []
+        for answer in element.findall("answer"):
+            text = (answer.findtext("text") or "").strip()
+            if text == "*":
+                message = gettext("a “*” answer (any other number) is not kept here.")
+                return Read(problem=message)
+            try:
+                value = plain(read_number(text, "en"))
+                tolerance = plain(read_number(answer.findtext("tolerance") or "0", "en"))
+                weight = float(answer.get("fraction", "0"))
+            except (NumberError, ValueError):
+                message = gettext("the numerical answer “%(answer)s” is not a number.")
+                return Read(problem=message % {"answer": text})
+            if weight not in (0.0, 100.0):
+                message = gettext("partial credit (%(weight)s%%) is not kept: credit is 100 or 0.")
+                return Read(problem=message % {"weight": f"{weight:g}"})
+            choice = {"text": {reading.language: value}, "correct": weight == 100.0}
+            if tolerance != "0":
+                choice["tolerance"] = tolerance
+            feedback = reading.text(answer.find("feedback"))
+            if feedback:
+                choice["feedback"] = feedback
+            choices.append(choice)
+        if not choices:
+            return Read(problem=gettext("a numerical question needs at least one answer."))
+        if element.find("units/unit") is not None:
+            return Read(problem=gettext("a numerical question with units: units are not kept."))
+        return Read(fields={"kind": self.name, "choices": choices})
+
+    def moodle_write(self, element: ET.Element, question: dict, writing: MoodleWriting) -> None:
+        for choice in question.get("choices", []):
+            value = _file_value(choice, writing)
+            written = {**choice, "text": {writing.language: value}}
+            writing.answer(element, written, 100.0 if choice.get("correct") else 0.0, None)
+            answer = element.findall("answer")[-1]
+            ET.SubElement(answer, "tolerance").text = str(choice.get("tolerance") or "0")
+
+
+def _choice_problems(choice: EditedChoice) -> list[str]:
+    found, values = [], set()
+    for code, text in choice.texts.items():
+        if not text:
+            continue
+        try:
+            values.add(read_number(text, code))
+        except NumberError as error:
+            found.append(f"{text} ({code}): {error}")
+    if not values and not found:
+        found.append(gettext("write its value, a number."))
+    elif len(values) > 1:
+        found.append(gettext("its languages give different numbers."))
+    try:
+        tolerance = Decimal(choice.tolerance or 0)
+    except (InvalidOperation, TypeError, ValueError):
+        found.append(gettext("its tolerance is not a number."))
+    else:
+        if not tolerance.is_finite() or tolerance < 0:
+            found.append(gettext("its tolerance must be 0 or more."))
+    return found
+
+
+def _file_value(choice: dict, writing) -> str:
+    """A quiz-file choice's value as the formats write it ("1024"), from any of its texts."""
+    texts = choice.get("text") or {}
+    if isinstance(texts, str):
+        texts = {settings.LANGUAGE_CODE: texts}
+    for code, text in texts.items():
+        try:
+            return plain(read_number(text, code))
+        except NumberError:
+            continue
+    return writing.plain(texts)
+
+
+def _gift_value(answer: str) -> tuple[str, str] | None:
+    """A GIFT numerical answer, "3:0.1" or "2..4", as (value, tolerance); None if unread."""
+    try:
+        if ".." in answer:
+            low, high = (read_number(part, "en") for part in answer.split("..", 1))
+            with localcontext(_EXACT):
+                return plain((low + high) / 2), plain(abs(high - low) / 2)
+        value, _colon, tolerance = answer.partition(":")
+        return plain(read_number(value, "en")), plain(read_number(tolerance or "0", "en"))
+    except NumberError:
+        return None
+
+
+def number_text(number: Decimal | str) -> str:
+    """A number as the active language writes it, in groups: "1,024.5", "1 024,5"."""
+    if isinstance(number, str):
+        number = read_number(number, "en")
+    return number_format(Decimal(number).normalize(_EXACT), force_grouping=True)

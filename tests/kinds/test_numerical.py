@@ -1,0 +1,142 @@
+"""Numerical questions: numbers read as each language writes them, refused with a reason
+when they can't be read rightly, matched against values give or take their tolerance."""
+
+from decimal import Decimal
+from types import SimpleNamespace
+
+import pytest
+from django.utils import translation
+
+from quizzes.kinds.base import EditedChoice
+from quizzes.kinds.numerical import NumberError, Numerical, number_text, plain, read_number
+from quizzes.snapshots import Text
+
+NNBSP, NBSP = "\u202f", "\u00a0"
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "number"),
+    [
+        ("1,5", "fr", "1.5"),
+        ("1.5", "fr", "1.5"),
+        ("1 024", "fr", "1024"),
+        (f"1{NBSP}024", "fr", "1024"),
+        (f"1{NNBSP}024", "fr", "1024"),
+        (f"1{NNBSP}024{NNBSP}000,5", "fr", "1024000.5"),
+        ("1e-3", "fr", "0.001"),
+        ("−2,5", "fr", "-2.5"),
+        ("1.5", "en", "1.5"),
+        ("1,024", "en", "1024"),
+        ("1,024,000.25", "en", "1024000.25"),
+        ("1 024", "en", "1024"),
+        ("1e-3", "en", "0.001"),
+        ("1E3", "en", "1000"),
+        ("  42 ", "en", "42"),
+        (".5", "en", "0.5"),
+        ("-0", "en", "0"),
+    ],
+)
+def test_a_number_reads_as_its_language_writes_it(text, language, number):
+    assert plain(read_number(text, language)) == number
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("", "Type a number."),
+        ("   ", "Type a number."),
+        ("NaN", "is not a number"),
+        ("nan", "is not a number"),
+        ("inf", "is not a number"),
+        ("-Infinity", "is not a number"),
+        ("1e999", "too large or too small"),
+        ("1e-999", "too large or too small"),
+        ("9" * 10_000, "too long"),
+        ("1" * 31, "too many digits"),
+        ("١٠٢٤", "digits 0 to 9"),  # Arabic-Indic digits.
+        ("۱۰۲۴", "digits 0 to 9"),  # Extended Arabic-Indic.
+        ("1024 samples", "is not a number"),
+        ("0x400", "is not a number"),
+        ("1_024", "is not a number"),
+        ("1..5", "is not a number"),
+    ],
+)
+def test_what_can_t_be_read_is_refused_with_a_reason(text, language, says):
+    with pytest.raises(NumberError, match=says):
+        read_number(text, language)
+
+
+def test_the_reasons_are_in_the_learner_s_language():
+    with translation.override("fr"), pytest.raises(NumberError) as refused:
+        read_number("NaN", "fr")
+    assert "n’est pas un nombre" in str(refused.value)
+
+
+def test_a_comma_is_never_read_silently_as_another_number_in_english():
+    with pytest.raises(NumberError, match="decimal point"):
+        read_number("1,5", "en")
+    with pytest.raises(NumberError, match="decimal point"):
+        read_number("1,0245", "en")
+
+
+def test_a_point_that_could_group_thousands_in_french_is_refused():
+    with pytest.raises(NumberError, match="two ways"):
+        read_number("1.024", "fr")
+    assert read_number("1.02", "fr") == Decimal("1.02")
+
+
+@pytest.mark.parametrize(
+    ("language", "shown", "half"), [("en", "1,024.5", "0.5"), ("fr", f"1{NBSP}024,5", "0,5")]
+)
+def test_a_number_shows_as_the_page_s_language_writes_it(language, shown, half):
+    with translation.override(language):
+        assert number_text("1024.5") == shown
+        assert number_text(Decimal("0.500000000000000")) == half  # A tolerance as kept.
+
+
+def _question(*choices):
+    return SimpleNamespace(
+        choices=tuple(
+            SimpleNamespace(
+                pk=pk, is_correct=correct, tolerance=Decimal(tolerance), text=Text((("en", text),))
+            )
+            for pk, (text, tolerance, correct) in enumerate(choices, 1)
+        )
+    )
+
+
+def test_an_answer_matches_the_first_value_it_is_within_the_tolerance_of():
+    kind = Numerical()
+    question = _question(("3", "0.1", True), ("3", "1", False), ("32", "0", False))
+    assert kind.picked(Decimal("3.1"), question.choices) == [1]
+    assert kind.picked(Decimal("2.5"), question.choices) == [2]
+    assert kind.picked(Decimal("32"), question.choices) == [3]
+    assert kind.picked(Decimal("5"), question.choices) == []
+    assert kind.grade(question, frozenset({1}), "3.1") == 1
+    assert kind.grade(question, frozenset({2}), "2.5") == 0
+    assert kind.grade(question, frozenset(), "5") == 0
+    assert kind.accepts(question, frozenset({1}), "3.1")
+    assert not kind.accepts(question, frozenset({3}), "3.1")  # Not its match.
+    assert not kind.accepts(question, frozenset({1}))  # No number.
+
+
+def test_an_editor_s_values_must_read_and_agree_with_one_correct():
+    kind = Numerical()
+    assert kind.problems([False, False]) == ["Mark at least one value as correct."]
+    good = EditedChoice(texts={"en": "1,024", "fr": "1 024"}, tolerance=Decimal(0))
+    assert kind.value_problems([good]) == []
+    problems = kind.value_problems(
+        [
+            EditedChoice(texts={"en": "many", "fr": ""}),
+            EditedChoice(texts={"en": "1024", "fr": "1 000"}),
+            EditedChoice(texts={"en": "", "fr": ""}),
+            EditedChoice(texts={"en": "3"}, tolerance=Decimal(-1)),
+        ]
+    )
+    assert problems == [
+        "value 1: many (en): “many” is not a number: write it as 1.5, 1,024 or 1e-3.",
+        "value 2: its languages give different numbers.",
+        "value 3: write its value, a number.",
+        "value 4: its tolerance must be 0 or more.",
+    ]

@@ -1,0 +1,56 @@
+"""Editing a numerical question in the admin: its values in both languages, their
+tolerances written as the editor's language writes numbers, and what is wrong with them."""
+
+from decimal import Decimal
+
+import pytest
+
+from quizzes.models import Choice
+from tests.factories import choice_row, make_quiz, question_form
+
+
+@pytest.fixture
+def question(guide):
+    quiz = make_quiz(questions=1, guide=guide, published=False)
+    return quiz.questions.get()
+
+
+def _post(editor_client, question, rows, lang="en"):
+    data = question_form(question, rows, kind="numerical")
+    return editor_client.post(
+        f"/admin/quizzes/question/{question.pk}/change/", data, HTTP_ACCEPT_LANGUAGE=lang
+    )
+
+
+def test_values_and_tolerances_are_saved(editor_client, question):
+    question.choices.all().delete()
+    rows = [
+        choice_row(1, "1,024", "1 024", correct=True),
+        choice_row(2, "3.1", "3,1", tolerance="0.05", feedback_en="Close to pi."),
+    ]
+    response = _post(editor_client, question, rows)
+    assert response.status_code == 302, response.context["errors"]
+    saved = [(c.text_en, c.text_fr, c.tolerance, c.is_correct) for c in question.choices.all()]
+    assert saved == [
+        ("1,024", "1 024", Decimal(0), True),
+        ("3.1", "3,1", Decimal("0.05"), False),
+    ]
+    assert question.choice_problems() == []
+
+
+@pytest.mark.parametrize(
+    ("rows", "says"),
+    [
+        ([choice_row(1, "1024", "")], "Mark at least one value as correct."),
+        ([choice_row(1, "many", "", correct=True)], "“many” is not a number"),
+        ([choice_row(1, "1024", "1 000", correct=True)], "its languages give different numbers."),
+        ([choice_row(1, "NaN", "", correct=True)], "“NaN” is not a number"),
+        ([choice_row(1, "1", "", correct=True, tolerance="-1")], "tolerance must be 0 or more."),
+    ],
+)
+def test_bad_values_are_refused_and_change_nothing(editor_client, question, rows, says):
+    question.choices.all().delete()
+    response = _post(editor_client, question, rows)
+    assert response.status_code == 200
+    assert says in response.content.decode()
+    assert not Choice.objects.filter(question=question).exists()
