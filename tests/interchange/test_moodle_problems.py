@@ -16,6 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.utils import translation
 
+from quizzes.interchange import moodle_common as common
 from quizzes.interchange.exporting import quizzes_export
 from quizzes.interchange.importing import import_apply, import_plan
 from quizzes.models import ContentImage, Question, Quiz
@@ -273,14 +274,20 @@ def test_the_demo_quizzes_come_back_from_their_export_without_a_warning(file_for
     for quiz in Quiz.objects.order_by("slug"):
         export = quizzes_export(quizzes=[quiz], file_format=file_format, language=language)
         plan = plan_of(export.content, file_format, language=language, quiz_slug=quiz.slug)
-        assert (plan.errors, plan.problems, plan.warnings) == ((), (), ()), quiz.slug
+        # GIFT's numerical questions are written, not yet read: named as left out.
+        problems = [message for _place, message in plan.problems]
+        if file_format == "gift" and quiz.questions.filter(kind="numerical").exists():
+            assert problems == [common.type_refused("numerical")], quiz.slug
+        else:
+            assert problems == [], quiz.slug
+        assert (plan.errors, plan.warnings) == ((), ()), quiz.slug
         assert plan.writes == (), quiz.slug
 
 
 def test_the_admin_preview_offers_to_import_the_rest_and_refuses_by_default(editor_client):
     content = xml(
         multichoice("Q-name", "<p>Fine?</p>"),
-        '<question type="numerical"><name><text>Number</text></name></question>',
+        '<question type="shortanswer"><name><text>Words</text></name></question>',
         # Only rendering finds this one: the confirm, too, must leave it out.
         multichoice("Formula", "<p>\\( \\frac{a \\)</p>"),
     )
@@ -288,7 +295,7 @@ def test_the_admin_preview_offers_to_import_the_rest_and_refuses_by_default(edit
     response = editor_client.post(IMPORT_URL, upload)
     page = response.content.decode()
     assert response.status_code == 200
-    assert "question 2 (“Number”): a numerical question (Moodle type “numerical”)" in page
+    assert "question 2 (“Words”): a short-answer question (Moodle type “shortanswer”)" in page
     assert "question 3 (“Formula”): prompt (en): The formula starting" in page
     assert "The file is refused" in page and 'value="Import the rest"' in page
     token = response.context["token"]
