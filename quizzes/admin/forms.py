@@ -81,6 +81,8 @@ class ChoiceForm(PositionForm):
         if "tolerance" in self.fields:
             self.fields["tolerance"].required = False
             self.fields["tolerance"].localize = True
+            # A number input takes only "0.5": the editor writes it as their language does.
+            self.fields["tolerance"].widget = forms.TextInput(attrs={"inputmode": "decimal"})
             self.fields["tolerance"].widget.is_localized = True
 
     def clean_tolerance(self):
