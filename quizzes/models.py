@@ -1,5 +1,6 @@
 import hashlib
 import uuid
+from collections.abc import Collection
 from datetime import timedelta
 
 from django.conf import settings
@@ -297,7 +298,7 @@ class _Ordered(models.Model):
 QUESTION_KEY_LENGTH = 100
 
 
-def question_key(text: str, taken: set[str], numbers: dict[str, int] | None = None) -> str:
+def question_key(text: str, taken: Collection[str], numbers: dict[str, int] | None = None) -> str:
     """A key for a question, unlike the `taken` keys of its quiz, from `text` (a Moodle ID
     number or name, or its prompt's plain title): "… (2)" when taken. `numbers` keeps the
     last number tried after each text, so that thousands of questions of one prompt don't

@@ -470,13 +470,13 @@ def _quiz_diff(
     picked = set(
         AnswerChoice.objects.filter(choice__question__quiz=quiz).values_list("choice", flat=True)
     )
-    new_keys = iter(_keys_given(questions, taken={question.key for question in site}))
+    new = [item for item, question in zip(questions, matched, strict=True) if question is None]
+    new_keys = iter(_keys_given(new, taken={question.key for question in site}))
     for number, (item, question) in enumerate(zip(questions, matched, strict=True), 1):
         place = f"{quiz_place}, {content_place(number)}"
         if question is None:
             _question_create(planner, slug, item, next(new_keys), place, listed=True)
             continue
-        next(new_keys)
         key = (slug, question.key)
         changed = _changed_fields(question, {**item.fields, "position": item.position})
         if changed:
@@ -945,7 +945,7 @@ def _translations_fill(planner, quiz: Quiz, data: dict, origins, *, language: st
             continue
         if target is None:
             last += 1
-            key = question_key(item["key"], set(by_key))
+            key = question_key(item["key"], by_key.keys())
             by_key[key] = {**item, "key": key, "position": last}
             questions.append(by_key[key])
             claimed.add(id(by_key[key]))
