@@ -266,8 +266,11 @@ def markdown_with_formulas(text: str, *, at_line_start: bool = True) -> str:
         found = closings.get(opening)
         if found is None or (found != -1 and found < match.end()):
             found = closings[opening] = text.find(closer, match.end())
-        tex = text[match.end() : found] if found != -1 else ""
-        if not tex.strip() or len(tex) > MAX_FORMULA or "$" in tex:
+        # Measured before it is cut out: a slice to a far closing, for each opening, is
+        # quadratic.
+        too_far = found == -1 or found - match.end() > MAX_FORMULA
+        tex = "" if too_far else text[match.end() : found]
+        if not tex.strip() or "$" in tex:
             position = match.start() + 1
             continue
         parts.append(markdown_escape(text[start : match.start()], at_line_start=at_line_start))
