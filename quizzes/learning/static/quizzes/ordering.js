@@ -13,8 +13,9 @@
     items.forEach((item, index) => {
       const box = boxOf(item);
       box.value = `${box.id.replace("position-", "")}:${index + 1}`;
-      item.querySelector("[data-move=up]").disabled = index === 0;
-      item.querySelector("[data-move=down]").disabled = index === items.length - 1;
+      // aria-disabled, not disabled: a disabled button would lose the keyboard's focus.
+      item.querySelector("[data-move=up]").ariaDisabled = index === 0;
+      item.querySelector("[data-move=down]").ariaDisabled = index === items.length - 1;
     });
   };
 
@@ -31,22 +32,23 @@
   const move = (button) => {
     const item = button.closest("li");
     const list = item.parentElement;
+    if (button.ariaDisabled === "true") return;
+    // The neighbour moves, not the item: moving the focused button's item would blur it.
     if (button.dataset.move === "up" && item.previousElementSibling) {
-      list.insertBefore(item, item.previousElementSibling);
+      list.insertBefore(item.previousElementSibling, item.nextElementSibling);
     } else if (button.dataset.move === "down" && item.nextElementSibling) {
       list.insertBefore(item.nextElementSibling, item);
     }
     sync(list);
     announce(list, item);
-    // Focus stays on the button pressed, or on the other one once this one can't move on.
-    const other = item.querySelector(`[data-move=${button.dataset.move === "up" ? "down" : "up"}]`);
-    (button.disabled ? other : button).focus();
+    button.focus();
   };
 
-  const drag = (handle, start) => {
+  // The pointer is followed on the document: the item it drags moves in the list, which
+  // would release a capture on its handle.
+  const drag = (handle) => {
     const item = handle.closest("li");
     const list = item.parentElement;
-    handle.setPointerCapture(start.pointerId);
     item.classList.add("is-dragged");
     const follow = (event) => {
       const after = [...list.children].find((other) => {
@@ -57,14 +59,16 @@
       list.insertBefore(item, after || null);
     };
     const drop = () => {
-      handle.removeEventListener("pointermove", follow);
+      document.removeEventListener("pointermove", follow);
+      document.removeEventListener("pointerup", drop);
+      document.removeEventListener("pointercancel", drop);
       item.classList.remove("is-dragged");
       sync(list);
       announce(list, item);
     };
-    handle.addEventListener("pointermove", follow);
-    handle.addEventListener("pointerup", drop, { once: true });
-    handle.addEventListener("pointercancel", drop, { once: true });
+    document.addEventListener("pointermove", follow);
+    document.addEventListener("pointerup", drop);
+    document.addEventListener("pointercancel", drop);
   };
 
   const enhance = (root) => {
@@ -99,7 +103,7 @@
     const handle = event.target.closest("ol[data-enhanced] .ordering-handle");
     if (handle && event.button === 0) {
       event.preventDefault();
-      drag(handle, event);
+      drag(handle);
     }
   });
   enhance(document);
