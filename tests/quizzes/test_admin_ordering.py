@@ -5,7 +5,7 @@ import pytest
 
 from quizzes.kinds.ordering import MAX_ITEMS
 from quizzes.models import Choice
-from tests.factories import choice_row, make_quiz, question_form
+from tests.factories import answer_order, choice_row, make_quiz, question_form, start
 
 
 @pytest.fixture
@@ -64,3 +64,20 @@ def test_a_thousand_items_are_refused_without_an_error_page(editor_client, quest
     response = _post(editor_client, question, rows)
     assert response.status_code in (200, 400)
     assert not Choice.objects.filter(question=question).exists()
+
+
+def test_a_new_order_of_an_answered_question_says_how_to_regrade(editor_client, question, client):
+    rows = [choice_row(n, f"Step {n}", f"Étape {n}") for n in (1, 2, 3)]
+    assert _post(editor_client, question, rows).status_code == 302
+    items = list(question.choices.order_by("position"))
+    attempt = start(client, question.quiz)
+    answer_order(client, attempt, 1, items)
+    moved = [  # The first two items trade places.
+        choice_row(n, item.text_en, item.text_fr) | {"id": item.pk, "question": question.pk}
+        for n, item in zip((2, 1, 3), items, strict=True)
+    ]
+    data = question_form(question, moved, initial=3, kind="ordering")
+    response = editor_client.post(
+        f"/admin/quizzes/question/{question.pk}/change/", data, follow=True
+    )
+    assert "This question has 1 recorded answer." in response.content.decode()
