@@ -13,6 +13,7 @@ last released in 2017, and its forks) are not kept up.
 import re
 from dataclasses import dataclass, field
 
+from django.utils import translation
 from django.utils.translation import gettext
 
 from quizzes import kinds
@@ -314,13 +315,13 @@ def gift_export(data: dict, *, language: str) -> str:
         kind = kinds.get(question.get("kind", kinds.DEFAULT)).exported_as(question, writing)
         written = kind.gift_write(question, writing, general)
         if not written:  # A kind GIFT has no syntax for: named in a comment, left out.
-            message = gettext("Left out: %(type)s, which GIFT can't hold: “%(name)s”.")
             shown = name or common.text_in(question.get("prompt"), language)
-            shown = " ".join(shown.split())[:80]
-            lines += [
-                f"// {message % {'type': common.MOODLE_TYPES[kind.moodle_type], 'name': shown}}",
-                "",
-            ]
+            with translation.override(language):  # The file's language.
+                message = gettext("Left out: %(type)s, which GIFT can't hold: “%(name)s”.") % {
+                    "type": common.MOODLE_TYPES[kind.moodle_type],
+                    "name": " ".join(shown.split())[:80],
+                }
+            lines += [f"// {message}", ""]
             continue
         first, *rest = written
         lines += [prompt + first, *rest, ""]

@@ -154,3 +154,13 @@ def test_gift_leaves_it_out_and_says_so():
     text = gift_export(_file(3), language="en")
     assert "// Left out: an ordering question, which GIFT can't hold: “Order them.”." in text
     assert "Step 1" not in text
+
+
+def test_gift_names_it_in_the_files_language():
+    data = _file(3)
+    data["questions"][0]["prompt"]["fr"] = "Mettez-les dans l’ordre."
+    text = gift_export(data, language="fr")
+    assert (
+        "// Laissée de côté\u00a0: une question de mise en ordre, que GIFT ne peut pas contenir"
+        "\u00a0: «\u00a0Mettez-les dans l’ordre.\u00a0»." in text
+    )
