@@ -203,7 +203,7 @@ def sign_in_as_instructor(page: Page, lang: str) -> None:
 def shown_order(page: Page) -> list[int]:
     """An ordering question's items as the page lists them, by their choices' ids."""
     return page.evaluate(
-        "[...document.querySelectorAll('ol.ordering select')].map((s) => +s.id.slice(9))"
+        "[...document.querySelectorAll('ol.ordering [name=choice]')].map((s) => +s.id.slice(9))"
     )
 
 

@@ -1,12 +1,13 @@
 // An ordering question, enhanced: its items move by dragging their handle or with their Move
-// up and Move down buttons, each move read out ("Moved to position 2 of 5."), and the position
-// boxes the form posts follow the items' order. Without this script the boxes are the answer.
+// up and Move down buttons, each move read out ("Moved to position 2 of 5."); the position
+// boxes give way to hidden fields the form posts, which follow the items' order. Without this
+// script the boxes are the answer.
 // The question page's script (step.js) swaps questions in place: items shown later are
 // enhanced when they appear.
 "use strict";
 
 (() => {
-  const boxOf = (item) => item.querySelector("select");
+  const boxOf = (item) => item.querySelector("[name=choice]");
 
   const sync = (list) => {
     const items = [...list.children];
@@ -75,7 +76,14 @@
     for (const list of root.querySelectorAll("ol[data-ordering]:not([data-enhanced])")) {
       list.dataset.enhanced = "";
       for (const item of list.children) {
-        item.querySelector(".ordering-position").hidden = true;
+        const box = boxOf(item);
+        const field = Object.assign(document.createElement("input"), {
+          type: "hidden",
+          name: box.name,
+          id: box.id,
+          value: box.value,
+        });
+        item.querySelector(".ordering-position").replaceWith(field);
         item.querySelector(".ordering-moves").hidden = false;
         const handle = document.createElement("span");
         handle.className = "ordering-handle";
