@@ -114,7 +114,6 @@ class OrderField(forms.Field):
 class Ordering(Kind):
     name = "ordering"
     label = _("Ordering")
-    keeps_choice_order = False
     shuffles_always = True
     by_picks = False
     input_template = "quizzes/_order_inputs.html"
@@ -148,7 +147,7 @@ class Ordering(Kind):
         return False  # GIFT has no ordering questions.
 
     def gift_read(self, answers: str, reading: GiftReading, inherited_format: str) -> Read:
-        raise NotImplementedError
+        raise NotImplementedError  # Never asked: it claims no GIFT answers.
 
     def gift_write(self, question: dict, writing: GiftWriting, general: str) -> list[str]:
         return []  # The GIFT writer leaves it out, named (`gift_export`).
