@@ -354,6 +354,16 @@ class Question(_Ordered):
             "refer to each other (“all of the above”, “none of these”) or ordered numbers."
         ),
     )
+    grading = models.CharField(
+        _("grading"),
+        max_length=10,
+        choices=kinds.Grading.choices,
+        default=kinds.Grading.ALL,
+        help_text=_(
+            "Ordering questions: full marks only for the whole order right, or a share for "
+            "each item followed by the right one (Moodle’s “relative to the next item”)."
+        ),
+    )
 
     objects = QuestionQuerySet.as_manager()
 

@@ -300,6 +300,7 @@ class QuestionContent:
     guide_url: Text
     heading: Text  # The prompt's first line, where the question is named.
     choices: tuple[ChoiceContent, ...]  # In order.
+    grading: str = kinds.Grading.ALL  # An ordering question's (Question.grading).
 
     @property
     def type(self) -> kinds.Kind:
@@ -351,8 +352,13 @@ def choices_as_shown(
     feedback, the results' review, an instructor's review of it), so that they stay put on
     reload, resume and review: shuffled by the attempt's id if the quiz shuffles, unless the
     question or its kind keeps them in order. A practice or a retry, a new attempt, gets a
-    new order."""
-    if not quiz.shuffle_choices or question.keep_choice_order or question.type.keeps_choice_order:
+    new order. An ordering's items are always shuffled, and never shown in their right order
+    (that order turned by one instead)."""
+    kind = question.type
+    if kind.shuffles_always:
+        shown = tuple(sorted(question.choices, key=attempt.choice_order_key))
+        return shown[1:] + shown[:1] if shown == question.choices else shown
+    if not quiz.shuffle_choices or question.keep_choice_order or kind.keeps_choice_order:
         return question.choices
     return tuple(sorted(question.choices, key=attempt.choice_order_key))
 
@@ -370,7 +376,9 @@ def _read(quiz_id: int) -> QuizContent:
         **_texts(quiz),
         questions=tuple(
             QuestionContent(
-                **_columns(question, "pk", "quiz_id", "position", "kind", "keep_choice_order"),
+                **_columns(
+                    question, "pk", "quiz_id", "position", "kind", "keep_choice_order", "grading"
+                ),
                 **_texts(question),
                 heading=Text.heading_of(question, "prompt"),
                 choices=tuple(

@@ -218,3 +218,21 @@ def post_question(editor_client, question, **fields):
 # The progress page's queries (tests/learning/test_query_counts.py and test_progress.py):
 # guide paths, their quizzes, the other quizzes, the learner's attempts.
 PROGRESS_PAGE = 4
+
+
+def make_ordering(quiz: Quiz, number: int, *, grading: str = "all") -> Question:
+    """Turn question `number` of a `make_quiz` quiz into an ordering one: its four choices,
+    in their positions, are the right order."""
+    question = quiz.questions.get(position=number)
+    question.kind = "ordering"
+    question.grading = grading
+    question.save()
+    question.choices.update(is_correct=False)
+    return question
+
+
+def answer_order(client, attempt: Attempt, number: int, choices: list[Choice], lang: str = "en"):
+    """Post `choices` as the learner's order for ordering question `number`, as its
+    position boxes do."""
+    posted = [f"{choice.pk}:{place}" for place, choice in enumerate(choices, 1)]
+    return client.post(question_url(attempt, number, lang), {"choice": posted})

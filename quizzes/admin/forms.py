@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils.translation import gettext
 
+from quizzes.kinds import Grading
 from quizzes.models import Choice, Question, Quiz, edited_choice, translated_fields
 from quizzes.snapshots import (
     markdown_lengths,
@@ -50,6 +51,11 @@ class QuestionForm(ContentForm):
             )
         if "key" in self.fields:
             self.fields["key"].required = False
+        if "grading" in self.fields:  # Left out of a post (a kind without it): all or nothing.
+            self.fields["grading"].required = False
+
+    def clean_grading(self):
+        return self.cleaned_data.get("grading") or Grading.ALL
 
     def clean(self):
         cleaned_data = super().clean()

@@ -66,6 +66,7 @@ class QuestionAdmin(
         "position",
         "kind",
         "keep_choice_order",
+        "grading",
         "prompt",
         "explanation",
         "guide_url",
@@ -99,12 +100,14 @@ class QuestionAdmin(
             "is_correct",
             "tolerance",
             "credit",
+            "position",  # A numerical value's first match, an ordering's right order.
             *(f"text_{code}" for code, _name in settings.LANGUAGES),
         }
         if form.instance.type.by_picks:
             graded = {"is_correct", "credit"}
-        regrade_needed = change and any(
-            graded & set(choice_form.changed_data) for choice_form in formset.forms
+        regrade_needed = change and (
+            "grading" in form.changed_data
+            or any(graded & set(choice_form.changed_data) for choice_form in formset.forms)
         )
         super().save_formset(request, form, formset, change)
         answers = form.instance.answers.count() if regrade_needed else 0

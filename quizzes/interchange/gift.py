@@ -13,6 +13,7 @@ last released in 2017, and its forks) are not kept up.
 import re
 from dataclasses import dataclass, field
 
+from django.utils import translation
 from django.utils.translation import gettext
 
 from quizzes import kinds
@@ -299,7 +300,8 @@ def gift_export(data: dict, *, language: str) -> str:
     guide paths, the questions' guide URLs, and the other languages. The quiz's
     Moodle category (else its title) becomes the category, a question's name (else its
     key) its ::title::. A true-or-false question whose choices are not
-    named True and False in `language` is written as a single-choice one.
+    named True and False in `language` is written as a single-choice one. A question of a
+    kind GIFT can't hold (ordering) is left out, named in a comment.
     """
     common.language_check(language)
     lines = [f"$CATEGORY: {_escape(common.category_path(data, language))}", ""]
@@ -311,6 +313,16 @@ def gift_export(data: dict, *, language: str) -> str:
         explanation = common.text_in(question.get("explanation"), language)
         general = f"####{_text(explanation)}" if explanation else ""
         kind = kinds.get(question.get("kind", kinds.DEFAULT)).exported_as(question, writing)
-        first, *rest = kind.gift_write(question, writing, general)
+        written = kind.gift_write(question, writing, general)
+        if not written:  # A kind GIFT has no syntax for: named in a comment, left out.
+            shown = name or common.text_in(question.get("prompt"), language)
+            with translation.override(language):  # The file's language.
+                message = gettext("Left out: %(type)s, which GIFT can't hold: “%(name)s”.") % {
+                    "type": common.MOODLE_TYPES[kind.moodle_type],
+                    "name": " ".join(shown.split())[:80],
+                }
+            lines += [f"// {message}", ""]
+            continue
+        first, *rest = written
         lines += [prompt + first, *rest, ""]
     return "\n".join(lines)

@@ -217,6 +217,7 @@ QUESTION_KEYS = {
     "position",
     "kind",
     "keep_choice_order",
+    "grading",
     "prompt",
     "explanation",
     "guide_url",
@@ -440,6 +441,7 @@ def _quiz_parse(
             "keep_choice_order": check.typed(
                 item, "keep_choice_order", question_place, bool, False
             ),
+            "grading": check.typed(item, "grading", question_place, str, kinds.Grading.ALL),
         }
         key = keys[number - 1]
         question = Question(position=position, key=key or "-", **question_fields)
@@ -533,6 +535,8 @@ def quiz_export(*, quiz: Quiz) -> dict:
             item["kind"] = question.kind
         if question.keep_choice_order:
             item["keep_choice_order"] = True
+        if question.grading != kinds.Grading.ALL:
+            item["grading"] = question.grading
         item |= _texts_export(question)
         choices = []
         for choice_number, choice in enumerate(question.choices.all(), 1):

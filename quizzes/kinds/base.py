@@ -19,7 +19,8 @@ A kind is one module with one `Kind` subclass, listed in the registry
 - what the reports count: `several`, whether one answer holds several picks (the
   widgets and reviews say so too);
 - how its choices are shown: `keeps_choice_order`, whether they stay in their order even
-  in a quiz that shuffles choices;
+  in a quiz that shuffles choices, and `shuffles_always`, whether they are shuffled even in
+  a quiz that doesn't (an ordering's items, never shown in their right order);
 - how the file formats read and write it: `gift_claims`, `gift_read`, `gift_write`,
   `moodle_type`, `moodle_penalty`, `moodle_read`, `moodle_write`, `exported_as`.
 
@@ -102,6 +103,7 @@ class Kind:
     label: Promise
     several = False
     keeps_choice_order = False
+    shuffles_always = False
     by_picks = True  # An answer is its picks alone (Answer.response stays None).
     input_template = "quizzes/_choice_inputs.html"
     review_template = "quizzes/_choice_review.html"

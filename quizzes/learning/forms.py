@@ -17,7 +17,8 @@ from quizzes.snapshots import ChoiceContent
 class AnswerForm(forms.Form):
     """The answer to one question, all in the `choice` input, in its kind's field: one pick
     for a single choice or true-or-false question (a second value is refused, not ignored),
-    one or more for a multiple-choice one, a number for a numerical one.
+    one or more for a multiple-choice one, a number for a numerical one, a position per
+    item for an ordering one.
     `cleaned_data["choices"]` holds the picked ChoiceContents (a number's: the one it
     matches, if any), `cleaned_data["response"]` what else the answer keeps (the number)."""
 
@@ -28,7 +29,8 @@ class AnswerForm(forms.Form):
         self.fields["choice"] = kind.form_field(choices)
 
     def clean_choice(self):
-        if not self.kind.several and len(self.data.getlist("choice")) > 1:
+        takes_several = getattr(self.fields["choice"].widget, "allow_multiple_selected", False)
+        if not takes_several and len(self.data.getlist("choice")) > 1:
             raise forms.ValidationError(_("This question takes one answer: choose only one."))
         return self.cleaned_data["choice"]
 

@@ -380,7 +380,7 @@ def _responses_regrade(questions: models.QuerySet[Question]) -> int:
     changed = 0
     for question in questions.prefetch_related("choices"):
         choices = [_regraded_choice(choice) for choice in question.choices.all()]
-        content = SimpleNamespace(choices=choices)
+        content = SimpleNamespace(choices=choices, grading=question.grading)
         kind = question.type
         answers = question.answers.exclude(response="").order_by("pk")
         for start in range(0, answers.count(), _REGRADE_BATCH):

@@ -41,7 +41,8 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from quizzes.kinds.numerical import number_text
+from quizzes.kinds.numerical import Numerical, number_text
+from quizzes.kinds.ordering import Ordering, response_ids
 from quizzes.markup.rendering import is_french
 from quizzes.models import (
     Answer,
@@ -638,6 +639,7 @@ class ReviewedChoice:
     text: ShownText
     is_correct: bool
     picked: bool
+    right_position: int | None = None  # An ordering's item: where it belongs.
 
 
 @dataclass(frozen=True)
@@ -662,6 +664,34 @@ class AttemptReview:
     @property
     def answered(self) -> int:
         return sum(1 for question in self.questions if question.is_correct is not None)
+
+
+def _reviewed_choices(
+    question, shown: tuple, picked: set[int], response: str
+) -> tuple[ReviewedChoice, ...]:
+    """A question's choices as the attempt showed them; an answered ordering's items in the
+    learner's order, each with the position it belongs at."""
+    if not isinstance(question.type, Ordering):
+        return tuple(
+            ReviewedChoice(
+                text=ShownText.of(choice.text),
+                is_correct=choice.is_correct,
+                picked=choice.pk in picked,
+            )
+            for choice in shown
+        )
+    right = {choice.pk: position for position, choice in enumerate(question.choices, 1)}
+    by_pk = {choice.pk: choice for choice in shown}
+    given = [pk for pk in response_ids(response) if pk in by_pk] or list(by_pk)
+    return tuple(
+        ReviewedChoice(
+            text=ShownText.of(by_pk[pk].text),
+            is_correct=right[pk] == number,
+            picked=bool(response),
+            right_position=right[pk],
+        )
+        for number, pk in enumerate(given, 1)
+    )
 
 
 def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
@@ -697,16 +727,16 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
                 prompt=ShownText.of(question.prompt),
                 explanation=ShownText.of(question.explanation) if question.explanation else None,
                 several=question.type.several,
-                choices=tuple(
-                    ReviewedChoice(
-                        text=ShownText.of(choice.text),
-                        is_correct=choice.is_correct,
-                        picked=choice.pk in picked[question.pk],
-                    )
-                    for choice in choices_as_shown(content, question, attempt)
+                choices=_reviewed_choices(
+                    question,
+                    choices_as_shown(content, question, attempt),
+                    picked[question.pk],
+                    responses.get(question.pk, ""),
                 ),
                 is_correct=graded.get(question.pk),
-                response=number_text(responses[question.pk]) if responses.get(question.pk) else "",
+                response=number_text(responses[question.pk])
+                if responses.get(question.pk) and isinstance(question.type, Numerical)
+                else "",
             )
             for number, question in enumerate(questions, 1)
         )

@@ -75,7 +75,7 @@ def demo(transactional_db) -> Quiz:
 def browser_attempt(context, live_server, demo):
     """Makes an anonymous attempt at a demo quiz (the data parallelism one unless `slug` says)
     owned by the browser's learner key, with the first `answered` questions answered (odd ones
-    right, even ones wrong), without clicking."""
+    right, even ones wrong; an ordering question by its order), without clicking."""
 
     def make(*, answered: int = 0, lang: str = "en", slug: str = DEMO_QUIZ) -> Attempt:
         quiz = demo if slug == DEMO_QUIZ else Quiz.objects.get(slug=slug)
@@ -84,7 +84,19 @@ def browser_attempt(context, live_server, demo):
             attempt = attempt_start(quiz=quiz, user=None, learner_key=key)
         content = content_of(quiz)
         for number, question in enumerate(content.questions[:answered], 1):
-            choice = next(c for c in question.choices if c.is_correct == (number % 2 == 1))
+            right = number % 2 == 1
+            if question.kind == "ordering":  # In order, or its first two items swapped.
+                items = [choice.pk for choice in question.choices]
+                order = items if right else [*items[1::-1], *items[2:]]
+                answer_record(
+                    attempt=attempt,
+                    quiz=content,
+                    question=question,
+                    choices=(),
+                    response=",".join(map(str, order)),
+                )
+                continue
+            choice = next(c for c in question.choices if c.is_correct == right)
             answer_record(attempt=attempt, quiz=content, question=question, choices=(choice,))
         response = HttpResponse()
         response.set_signed_cookie(LEARNER_COOKIE, key, salt=LEARNER_COOKIE)

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
 from django.utils import translation
-from playwright.sync_api import Page, Response
+from playwright.sync_api import Page, Response, expect
 
 CHROMIUM = "/usr/bin/chromium"
 # Headless, no sandbox (we run as root), and nothing that reaches for the network on its own.
@@ -198,3 +198,23 @@ def sign_in_as_instructor(page: Page, lang: str) -> None:
     page.locator("#id_password").fill("a long enough passphrase")
     with page.expect_navigation():
         page.locator("main button[type=submit]").click()
+
+
+def shown_order(page: Page) -> list[int]:
+    """An ordering question's items as the page lists them, by their choices' ids."""
+    return page.evaluate(
+        "[...document.querySelectorAll('ol.ordering [name=choice]')].map((s) => +s.id.slice(9))"
+    )
+
+
+def put_in_order(page: Page, lang: str, order: list[int]) -> None:
+    """With the script: an ordering question's items (by their choices' ids) moved up by their
+    Move up buttons, pressed from the keyboard, until the list is `order`."""
+    for place, pk in enumerate(order):
+        for _ in range(shown_order(page).index(pk) - place):
+            item = page.locator(f"li:has(#item-{pk})")
+            button = item.get_by_role("button", name=t(lang, "Move up"))
+            button.focus()
+            button.press("Enter")
+            expect(button).to_be_focused()  # Even once the item is first (aria-disabled).
+    assert shown_order(page) == order

@@ -84,8 +84,8 @@ def question_started_by_script(page: Page, browser_attempt, lang: str) -> Respon
 
 def results_by_script(page: Page, browser_attempt, lang: str) -> Response:
     """The results the page's script shows in place after the last answer's feedback."""
-    response = page.goto(question_url(browser_attempt(answered=7, lang=lang), 8, lang))
-    page.locator(".choice label").first.click()
+    # The last question, the ordering one, checked in the order it shows.
+    response = page.goto(question_url(browser_attempt(answered=8, lang=lang), 9, lang))
     page.get_by_role("button", name=t(lang, "Check answer")).click()
     page.get_by_role("link", name=t(lang, "See your results")).click()
     expect(page.locator("#score")).to_be_visible()
@@ -131,7 +131,7 @@ def question_with_english_fallback(page: Page, browser_attempt, lang: str) -> Re
 
 
 def results(page: Page, browser_attempt, lang: str) -> Response:
-    return page.goto(results_url(browser_attempt(answered=8, lang=lang), lang))
+    return page.goto(results_url(browser_attempt(answered=9, lang=lang), lang))
 
 
 def not_found(page: Page, browser_attempt, lang: str) -> Response:
@@ -194,7 +194,7 @@ def quiz_report_filtered(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def progress(page: Page, browser_attempt, lang: str) -> Response:
-    browser_attempt(answered=8, lang=lang)
+    browser_attempt(answered=9, lang=lang)
     return page.goto(f"/{lang}/progress/")
 
 
@@ -204,11 +204,11 @@ def progress_signed_in(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def results_mistakes_only(page: Page, browser_attempt, lang: str) -> Response:
-    return page.goto(results_url(browser_attempt(answered=8, lang=lang), lang) + "?mistakes=1")
+    return page.goto(results_url(browser_attempt(answered=9, lang=lang), lang) + "?mistakes=1")
 
 
 def _practise(page: Page, browser_attempt, lang: str) -> None:
-    page.goto(results_url(browser_attempt(answered=8, lang=lang), lang))
+    page.goto(results_url(browser_attempt(answered=9, lang=lang), lang))
     with page.expect_navigation():
         page.locator("form[action$='/practice/'] button").click()
 
@@ -231,7 +231,7 @@ def practice_results(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def nothing_to_practise(page: Page, browser_attempt, lang: str) -> Response:
-    attempt = browser_attempt(answered=8, lang=lang)
+    attempt = browser_attempt(answered=9, lang=lang)
     Answer.objects.filter(attempt=attempt).update(is_correct=True)
     page.goto(results_url(attempt, lang) + "?mistakes=1")
     with page.expect_navigation() as navigation:
@@ -250,6 +250,16 @@ def _multiple_choice_quiz(page: Page, lang: str) -> None:
     page.goto(f"/{lang}/quizzes/multiple/")
     with page.expect_navigation():
         page.get_by_role("button", name=t(lang, "Start the quiz")).click()
+
+
+def ordering_question(page: Page, browser_attempt, lang: str) -> Response:
+    """The demo's ordering question, its items to move (with the script) or to number."""
+    return page.goto(question_url(browser_attempt(answered=8, lang=lang), 9, lang))
+
+
+def ordering_feedback(page: Page, browser_attempt, lang: str) -> Response:
+    """The feedback of an order: the learner's beside the right one."""
+    return page.goto(question_url(browser_attempt(answered=9, lang=lang), 9, lang))
 
 
 def multiple_choice_question(page: Page, browser_attempt, lang: str) -> Response:
@@ -351,6 +361,8 @@ PAGES = [
     pytest.param(practice_question, id="practice-question"),
     pytest.param(practice_results, id="practice-results"),
     pytest.param(nothing_to_practise, id="nothing-to-practise"),
+    pytest.param(ordering_question, id="ordering-question"),
+    pytest.param(ordering_feedback, id="ordering-feedback"),
     pytest.param(multiple_choice_question, id="multiple-choice-question"),
     pytest.param(multiple_choice_feedback, id="multiple-choice-feedback"),
     pytest.param(password_reset, id="password-reset"),

@@ -13,10 +13,12 @@ from tests.factories import (
     PROGRESS_PAGE,
     answer,
     answer_number,
+    answer_order,
     answer_picks,
     choice_of,
     make_multiple,
     make_numerical,
+    make_ordering,
     make_quiz,
     question_url,
     results_url,
@@ -117,6 +119,19 @@ def test_a_numerical_answer_costs_the_same_or_one_less_without_a_match(
         assert answer_number(client, attempt, 1, typed, "fr").status_code == 302
     recorded = attempt.answers.get()
     assert (recorded.response, recorded.picks.count()) == (typed.replace(" ", ""), picks)
+
+
+def test_an_ordering_answer_costs_one_less_than_a_pick(
+    client, sized_quiz, django_assert_num_queries
+):
+    """Its order is its response: no pick inserted, whatever the number of questions."""
+    question = make_ordering(sized_quiz, 1)
+    attempt = start(client, sized_quiz, "fr")
+    items = list(question.choices.order_by("position"))
+    with django_assert_num_queries(ANSWER_POST - 1):
+        assert answer_order(client, attempt, 1, items, "fr").status_code == 302
+    recorded = attempt.answers.get()
+    assert (recorded.is_correct, recorded.picks.count()) == (True, 0)
 
 
 def _all_answered_but_the_last(client, quiz) -> tuple:

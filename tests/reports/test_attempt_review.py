@@ -2,15 +2,19 @@
 review of an attempt, as the learner took it."""
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.utils import translation
+from django.utils.translation import gettext
 
 from quizzes.learning.services import answer_record, attempt_start
 from quizzes.models import Attempt
 from quizzes.reports import selectors as reports
 from quizzes.snapshots import cache
-from tests.factories import content_of, make_quiz
+from tests.factories import content_of, make_ordering, make_quiz
 from tests.reports.report_data import FIRST_DAY, URL, instructor, take
 
 
@@ -186,3 +190,38 @@ def test_review_and_list_queries_do_not_grow(client, db, questions, django_asser
     # session, user, permissions (2), quiz, count, page
     with django_assert_num_queries(7):
         assert client.get(URL + "attempts/").status_code == 200
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_review_shows_an_ordering_answer_in_the_learners_order(instructor_client, guide, lang):
+    quiz = make_quiz(slug="steps", questions=1, guide=guide)
+    question = make_ordering(quiz, 1)
+    a, b, c, d = question.choices.order_by("position")
+    with translation.override(lang):
+        attempt = attempt_start(quiz=quiz, user=None, learner_key="someone")
+    content = content_of(quiz)
+    response = f"{b.pk},{a.pk},{c.pk},{d.pk}"
+    answer_record(
+        attempt=attempt, quiz=content, question=content.questions[0], choices=(), response=response
+    )
+    html = instructor_client.get(review_url(attempt, lang)).content.decode()
+    with translation.override(lang):
+        belongs = gettext("Belongs at position %(position)s")
+        in_place = gettext("In its place")
+    shown = [html.index(f">{item.text_en if lang == 'en' else item.text_fr}<") for item in (b, a)]
+    assert shown == sorted(shown)  # In the learner's order.
+    assert html.count(belongs % {"position": 2}) == 1 and html.count(belongs % {"position": 1}) == 1
+    assert html.count(in_place) == 2
+    assert "✗</span>" in html
+
+
+def test_seeded_attempts_answer_an_ordering_question_by_an_order(db, guide):
+    quiz = make_quiz(slug="steps", questions=3, guide=guide)
+    question = make_ordering(quiz, 2)
+    call_command("seedattempts", quiz.slug, count=30, seed=7, stdout=StringIO())
+    answers = question.answers.all()
+    assert answers.exists() and not answers.filter(picks__isnull=False).exists()
+    right = ",".join(str(pk) for pk in question.choices.values_list("pk", flat=True))
+    for answer in answers:
+        assert answer.is_correct == (answer.response == right)
+        assert sorted(answer.response.split(",")) == sorted(right.split(","))

@@ -51,16 +51,24 @@ class Command(BaseCommand):
             raise CommandError(f"There is no quiz with the slug {slug!r}.") from None
         if count < 1:
             raise CommandError("--count must be at least 1.")
+        # An ordering question's items are all "right": its answer is their order.
         questions = [
-            (question.pk, list(question.choices.values_list("pk", "is_correct")))
+            (
+                question.pk,
+                [
+                    (pk, ok or question.kind == "ordering")
+                    for pk, ok in question.choices.values_list("pk", "is_correct")
+                ],
+            )
             for question in quiz.questions.all()
         ]
+        orders = set(quiz.questions.filter(kind="ordering").values_list("pk", flat=True))
         if not questions or any(not any(ok for _pk, ok in choices) for _q, choices in questions):
             raise CommandError("Every question of the quiz needs choices with a right one.")
         began = time.monotonic()
         rng = random.Random(seed)
         with _recorded_dates(), transaction.atomic():
-            answers = _Seeder(quiz, questions, rng).seed(count)
+            answers = _Seeder(quiz, questions, rng, orders).seed(count)
         elapsed = time.monotonic() - began
         self.stdout.write(
             f"Seeded {count} completed attempts ({answers} answers) of {quiz.slug} "
@@ -69,9 +77,10 @@ class Command(BaseCommand):
 
 
 class _Seeder:
-    def __init__(self, quiz: Quiz, questions: list, rng: random.Random):
+    def __init__(self, quiz: Quiz, questions: list, rng: random.Random, orders: set[int]):
         self.quiz = quiz
         self.questions = questions
+        self.orders = orders  # The ordering questions: answered by an order, no pick.
         self.rng = rng
         self.languages = [code for code, _name in settings.LANGUAGES]
         self.now = timezone.now()
@@ -123,8 +132,11 @@ class _Seeder:
             answers += self._flush(pending)
         return answers
 
-    def _answers(self, ability: float, language: str, done: bool) -> list[tuple[int, int, bool]]:
-        """(question id, choice id, right?) for each answered question."""
+    def _answers(
+        self, ability: float, language: str, done: bool
+    ) -> list[tuple[int, int | None, bool, str]]:
+        """(question id, choice id, right?, response) for each answered question; an ordering
+        question's answer is its items in order (right) or with the first two swapped."""
         answered = len(self.questions) if done else self.rng.randrange(len(self.questions))
         result = []
         for index, (question_id, choices) in enumerate(self.questions[:answered]):
@@ -133,10 +145,15 @@ class _Seeder:
                 difficulty += 1.5
             logit = self.sharpness[index] * (ability - difficulty)
             right = self.rng.random() < 1 / (1 + math.exp(-logit))
+            if question_id in self.orders:
+                items = [pk for pk, _ok in choices]
+                order = items if right else [*items[1::-1], *items[2:]]
+                result.append((question_id, None, right, ",".join(map(str, order))))
+                continue
             pool = [pk for pk, ok in choices if ok == right] or [pk for pk, _ok in choices]
             # The first wrong choice draws most; the last draws rarely.
             weights = [0.6**rank for rank in range(len(pool))]
-            result.append((question_id, self.rng.choices(pool, weights)[0], right))
+            result.append((question_id, self.rng.choices(pool, weights)[0], right, ""))
         return result
 
     def _flush(self, pending: list[tuple[Attempt, int | None, list]]) -> int:
@@ -160,18 +177,19 @@ class _Seeder:
                 attempt.completed_at = attempt.started_at + timedelta(
                     minutes=self.rng.uniform(2, 20)
                 )
-                attempt.score = sum(right for _q, _c, right in answers)
+                attempt.score = sum(right for _q, _c, right, _r in answers)
                 attempt.max_score = len(self.questions)
             rows.append(attempt)
         Attempt.objects.bulk_create(rows, batch_size=BATCH)
         answer_rows, choices = [], []
         for attempt, _learner, answers in pending:
-            for step, (question_id, choice_id, right) in enumerate(answers, 1):
+            for step, (question_id, choice_id, right, response) in enumerate(answers, 1):
                 answer_rows.append(
                     Answer(
                         attempt_id=attempt.pk,
                         question_id=question_id,
                         choice_id=choice_id,
+                        response=response,
                         is_correct=right,
                         answered_at=attempt.started_at + timedelta(seconds=30 * step),
                     )
@@ -182,6 +200,7 @@ class _Seeder:
             (
                 AnswerChoice(answer_id=answer.pk, choice_id=choice_id)
                 for answer, choice_id in zip(answer_rows, choices, strict=True)
+                if choice_id is not None
             ),
             batch_size=BATCH,
         )
