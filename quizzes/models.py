@@ -354,6 +354,17 @@ class Question(_Ordered):
             "refer to each other (“all of the above”, “none of these”) or ordered numbers."
         ),
     )
+    # How a short-answer question compares a typed answer with its accepted answers.
+    case_sensitive = models.BooleanField(
+        _("case sensitive"),
+        default=False,
+        help_text=_("Short answers: “GPU” and “gpu” are different answers."),
+    )
+    ignore_accents = models.BooleanField(
+        _("ignore accents"),
+        default=False,
+        help_text=_("Short answers: “élève” and “eleve” are the same answer."),
+    )
 
     objects = QuestionQuerySet.as_manager()
 
@@ -381,7 +392,7 @@ class Question(_Ordered):
 
     @property
     def type(self) -> kinds.Kind:
-        return kinds.get(self.kind)
+        return kinds.get(self.kind).for_question(self)
 
     def choice_problems(self) -> list[str]:
         choices = self.choices.all()

@@ -300,10 +300,12 @@ class QuestionContent:
     guide_url: Text
     heading: Text  # The prompt's first line, where the question is named.
     choices: tuple[ChoiceContent, ...]  # In order.
+    case_sensitive: bool = False  # A short answer's options (Question.case_sensitive…).
+    ignore_accents: bool = False
 
     @property
     def type(self) -> kinds.Kind:
-        return kinds.get(self.kind)
+        return kinds.get(self.kind).for_question(self)
 
 
 @dataclass(frozen=True)
@@ -370,7 +372,16 @@ def _read(quiz_id: int) -> QuizContent:
         **_texts(quiz),
         questions=tuple(
             QuestionContent(
-                **_columns(question, "pk", "quiz_id", "position", "kind", "keep_choice_order"),
+                **_columns(
+                    question,
+                    "pk",
+                    "quiz_id",
+                    "position",
+                    "kind",
+                    "keep_choice_order",
+                    "case_sensitive",
+                    "ignore_accents",
+                ),
                 **_texts(question),
                 heading=Text.heading_of(question, "prompt"),
                 choices=tuple(

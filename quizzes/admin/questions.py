@@ -66,6 +66,8 @@ class QuestionAdmin(
         "position",
         "kind",
         "keep_choice_order",
+        "case_sensitive",
+        "ignore_accents",
         "prompt",
         "explanation",
         "guide_url",

@@ -217,6 +217,8 @@ QUESTION_KEYS = {
     "position",
     "kind",
     "keep_choice_order",
+    "case_sensitive",
+    "ignore_accents",
     "prompt",
     "explanation",
     "guide_url",
@@ -440,6 +442,8 @@ def _quiz_parse(
             "keep_choice_order": check.typed(
                 item, "keep_choice_order", question_place, bool, False
             ),
+            "case_sensitive": check.typed(item, "case_sensitive", question_place, bool, False),
+            "ignore_accents": check.typed(item, "ignore_accents", question_place, bool, False),
         }
         key = keys[number - 1]
         question = Question(position=position, key=key or "-", **question_fields)
@@ -533,6 +537,9 @@ def quiz_export(*, quiz: Quiz) -> dict:
             item["kind"] = question.kind
         if question.keep_choice_order:
             item["keep_choice_order"] = True
+        for option in ("case_sensitive", "ignore_accents"):
+            if getattr(question, option):
+                item[option] = True
         item |= _texts_export(question)
         choices = []
         for choice_number, choice in enumerate(question.choices.all(), 1):

@@ -8,6 +8,7 @@ question's answers are offered to the kinds (the first that claims them reads th
 from quizzes.kinds.base import EditedChoice, Kind, Read
 from quizzes.kinds.multiple import MultipleChoice
 from quizzes.kinds.numerical import Numerical
+from quizzes.kinds.short_answer import ShortAnswer
 from quizzes.kinds.single import SingleChoice
 from quizzes.kinds.true_false import TrueFalse
 
@@ -24,7 +25,8 @@ __all__ = [
 ]
 
 KINDS: dict[str, Kind] = {
-    kind.name: kind for kind in (SingleChoice(), MultipleChoice(), TrueFalse(), Numerical())
+    kind.name: kind
+    for kind in (SingleChoice(), MultipleChoice(), TrueFalse(), Numerical(), ShortAnswer())
 }
 DEFAULT = SingleChoice.name
 

@@ -65,6 +65,10 @@ class GiftReading(Protocol):
 
     def text(self, source: str, inherited_format: str) -> tuple[dict[str, str], str]: ...
 
+    def plain(self, source: str) -> str:
+        """A part of the question as it is written, unescaped, trimmed (not Markdown)."""
+        ...
+
 
 class GiftWriting(Protocol):
     """What the GIFT writer offers a kind: `plain(value)` is a translated field of a
@@ -130,10 +134,16 @@ class Kind:
         """What `Answer.response` keeps of the field's cleaned value: None for picks."""
         return None
 
-    def rematch(self, response: str, choices: Iterable) -> list[int]:
+    def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         """The picks a kept response makes of these choices as they are now (regrading a
-        kind not answered by picks); a kind answered by picks keeps no response."""
+        kind not answered by picks), given in `language` (the attempt's); a kind answered
+        by picks keeps no response."""
         return []
+
+    def for_question(self, question) -> "Kind":
+        """The kind as it grades this question (a Question or QuestionContent): itself,
+        unless the question has options of its kind (a short answer's case and accents)."""
+        return self
 
     def accepts(self, question, picked: frozenset[int], response: str | None = None) -> bool:
         """Whether a response of these picks (and this response) to a QuestionContent has the

@@ -180,7 +180,7 @@ class Numerical(Kind):
     def response(self, value) -> str | None:
         return plain(value)
 
-    def rematch(self, response: str, choices: Iterable) -> list[int]:
+    def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         return self.picked(read_number(response, "en"), choices)
 
     def accepts(self, question, picked: frozenset[int], response: str | None = None) -> bool:

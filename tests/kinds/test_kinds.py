@@ -56,11 +56,20 @@ EXAMPLES = {
             },
         ],
     },
+    "short_answer": {
+        "kind": "short_answer",
+        "prompt": {"en": "What sums the gradients of every worker?"},
+        "choices": [
+            {"text": {"en": "all-reduce"}, "correct": True, "feedback": {"en": "Yes."}},
+            {"text": {"en": "*reduce*"}, "correct": False, "credit": "0.5"},
+            {"text": {"en": "*"}, "correct": False, "feedback": {"en": "Not that."}},
+        ],
+    },
 }
 # What a learner posts of each kind, right then wrong, where it is not the choices' ids.
-TYPED = {"numerical": (["1,024"], ["32.4"])}
+TYPED = {"numerical": (["1,024"], ["32.4"]), "short_answer": (["  All-Reduce "], ["broadcast"])}
 # Written as itself unless a kind says otherwise; no values, no response, as picks do.
-_DEFAULTS = {"exported_as", "value_problems", "response", "rematch"}
+_DEFAULTS = {"exported_as", "value_problems", "response", "rematch", "for_question"}
 _OWN = [
     name
     for name, member in vars(Kind).items()
