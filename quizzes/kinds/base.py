@@ -134,6 +134,10 @@ class Kind:
         """What `Answer.response` keeps of the field's cleaned value: None for picks."""
         return None
 
+    def shown_response(self, response: str) -> str:
+        """A kept response as the active language shows it (a number: "1 024" in French)."""
+        return response
+
     def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         """The picks a kept response makes of these choices as they are now (regrading a
         kind not answered by picks), given in `language` (the attempt's); a kind answered

@@ -180,6 +180,9 @@ class Numerical(Kind):
     def response(self, value) -> str | None:
         return plain(value)
 
+    def shown_response(self, response: str) -> str:
+        return number_text(response)
+
     def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         return self.picked(read_number(response, "en"), choices)
 

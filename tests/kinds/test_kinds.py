@@ -69,7 +69,14 @@ EXAMPLES = {
 # What a learner posts of each kind, right then wrong, where it is not the choices' ids.
 TYPED = {"numerical": (["1,024"], ["32.4"]), "short_answer": (["  All-Reduce "], ["broadcast"])}
 # Written as itself unless a kind says otherwise; no values, no response, as picks do.
-_DEFAULTS = {"exported_as", "value_problems", "response", "rematch", "for_question"}
+_DEFAULTS = {
+    "exported_as",
+    "value_problems",
+    "response",
+    "rematch",
+    "for_question",
+    "shown_response",
+}
 _OWN = [
     name
     for name, member in vars(Kind).items()

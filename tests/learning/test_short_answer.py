@@ -68,7 +68,7 @@ def test_an_answer_that_fits_nothing_is_wrong_without_feedback(client, words):
     ("typed", "says"),
     [
         ("", {"en": "Type your answer.", "fr": "Tapez votre réponse."}),
-        ("x" * 10_000, {"en": "too long", "fr": "trop longue"}),
+        ("x" * 10_000, {"en": "too long", "fr": "trop long pour une réponse"}),
         ("a\x00b", {"en": "nothing was changed", "fr": "rien n’a été modifié"}),
     ],
 )
