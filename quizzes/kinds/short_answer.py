@@ -280,3 +280,9 @@ def _weight_mark(choice: dict) -> str:
 def _gift_escaped(text: str) -> str:
     """An accepted answer as GIFT writes it: its special characters escaped, `*` kept."""
     return re.sub(r"([\\~=#{}:])", r"\\\1", text)
+
+
+def shown_answer(pattern: str) -> str:
+    """An accepted answer as a learner is shown it: its stars (any run) left out, `\\*` a
+    star: "*DistributedDataParallel*" shows as "DistributedDataParallel"."""
+    return normalised(re.sub(r"(?<!\\)\*", "", pattern).replace("\\*", "*"))

@@ -44,7 +44,7 @@ MEASURE = """() => {
         headerRows: rows,
         bar: box(".step"),
         prompt: box("#prompt"),
-        firstChoice: box(".choice, .number-answer"),
+        firstChoice: box(".choice, .number-answer, .text-answer"),
         actions: box(".form-actions"),
         button: box(".form-actions button"),
         verdict: box("#feedback .verdict-bar"),
@@ -108,6 +108,8 @@ def _walk(page: Page, quiz: Quiz, lang: str) -> int:
         _check_question(page.evaluate(MEASURE), where)
         if page.locator(".number-answer").count():
             page.locator("#number-answer").fill("1")
+        elif page.locator(".text-answer").count():
+            page.locator("#text-answer").fill("DDP")
         else:
             page.locator(".choice label").first.click()
         page.get_by_role("button", name=t(lang, "Check answer")).click()
@@ -128,7 +130,7 @@ def test_every_demo_question_fits_a_phone(page, demo, lang, signed_in):
     if signed_in:
         _sign_in(page, lang)
     measured = sum(_walk(page, quiz, lang) for quiz in Quiz.objects.order_by("slug"))
-    assert measured == 16  # Every demo question: the two demo quizzes' 8 and 8.
+    assert measured == 17  # Every demo question: the two demo quizzes' 9 and 8.
 
 
 @pytest.mark.parametrize("width", [375, 1280])

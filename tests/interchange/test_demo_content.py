@@ -24,11 +24,15 @@ def test_demo_data_parallelism_quiz_is_complete_in_both_languages(db):
     assert quiz.level == "intermediate"
     assert list(quiz.guide_paths.values_list("slug", flat=True)) == ["data-parallelism"]
     questions = list(quiz.questions.prefetch_related("choices"))
-    assert len(questions) == 8
+    assert len(questions) == 9
+    assert [question.kind for question in questions][-1] == "short_answer"
     for question in questions:
         choices = list(question.choices.all())
-        assert len(choices) == 4
-        assert sum(choice.is_correct for choice in choices) == 1
+        if question.kind == "short_answer":  # Accepted answers, then known mistakes.
+            assert [choice.is_correct for choice in choices] == [True, True, False, False, False]
+        else:
+            assert len(choices) == 4
+            assert sum(choice.is_correct for choice in choices) == 1
         for field in ("prompt_en", "prompt_fr", "explanation_en", "explanation_fr"):
             assert getattr(question, field), f"{question.position}: {field} is empty"
         for choice in choices:
