@@ -14,7 +14,7 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Page, Response, expect
 
 from guides.models import GuidePath
-from quizzes.models import Answer, Attempt
+from quizzes.models import Answer, Attempt, Choice
 from tests.browser.helpers import (
     LANGUAGES,
     admin_import_preview,
@@ -182,8 +182,17 @@ def reports(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def quiz_report(page: Page, browser_attempt, lang: str) -> Response:
+    """With a completed attempt whose short answer is a known mistake: the report lists it
+    among the most frequent wrong answers."""
+    attempt = browser_attempt(answered=9, lang=lang)
+    mistake = Choice.objects.get(question__quiz=attempt.quiz, question__position=9, position=5)
+    Answer.objects.filter(attempt=attempt, question__position=9).update(
+        response="nn.DataParallel", is_correct=False, choice=mistake
+    )
     sign_in_as_instructor(page, lang)
-    return page.goto(f"/{lang}/reports/quizzes/data-parallelism-quiz/")
+    response = page.goto(f"/{lang}/reports/quizzes/data-parallelism-quiz/")
+    expect(page.locator(".wrong-responses")).to_contain_text("nn.DataParallel")
+    return response
 
 
 def quiz_report_filtered(page: Page, browser_attempt, lang: str) -> Response:

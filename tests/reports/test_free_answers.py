@@ -121,3 +121,14 @@ def test_they_cost_one_query_more_whatever_the_questions(client, db, count):
     by_picks = [_queries(client, url) for url in urls]
     assert typed == [by_picks[0] + 1, by_picks[1] + 1]
     assert len(set(kinds.values())) == 2
+
+
+def test_an_attempt_s_review_shows_its_typed_answers_as_its_language_writes_them(
+    client, free_quiz
+):
+    client.force_login(User.objects.create_superuser("root"))
+    attempt = type_answers(free_quiz, lang="fr", typed=["1 000", "Réduction globale"])
+    page = client.get(f"/en/reports/quizzes/free-quiz/attempts/{attempt.public_id}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f"<span>1{NBSP}000</span>" in html and "<span>Réduction globale</span>" in html
