@@ -105,8 +105,10 @@ class QuestionAdmin(
         }
         if form.instance.type.by_picks:
             graded = {"is_correct", "credit"}
-        regrade_needed = change and any(
-            graded & set(choice_form.changed_data) for choice_form in formset.forms
+        compared = {"case_sensitive", "ignore_accents"}  # How a short answer is matched.
+        regrade_needed = change and (
+            any(graded & set(choice_form.changed_data) for choice_form in formset.forms)
+            or bool(compared & set(form.changed_data) and not form.instance.type.by_picks)
         )
         super().save_formset(request, form, formset, change)
         answers = form.instance.answers.count() if regrade_needed else 0

@@ -123,9 +123,7 @@ def test_they_cost_one_query_more_whatever_the_questions(client, db, count):
     assert len(set(kinds.values())) == 2
 
 
-def test_an_attempt_s_review_shows_its_typed_answers_as_its_language_writes_them(
-    client, free_quiz
-):
+def test_an_attempt_s_review_shows_its_typed_answers_as_its_language_writes_them(client, free_quiz):
     client.force_login(User.objects.create_superuser("root"))
     attempt = type_answers(free_quiz, lang="fr", typed=["1 000", "Réduction globale"])
     page = client.get(f"/en/reports/quizzes/free-quiz/attempts/{attempt.public_id}/")
