@@ -192,7 +192,7 @@ def test_every_file_format_reads_back_what_it_writes_of_it(kind, fmt):
 
 # The answer step's queries for a right answer of each kind, as tests/learning/
 # test_query_counts.py counts them (ANSWER_POST): the same at 8 questions and at 40.
-ANSWER_STEP = {"single": 7, "multiple": 7, "true_false": 7, "numerical": 7}
+ANSWER_STEP = {"single": 7, "multiple": 7, "true_false": 7, "numerical": 7, "short_answer": 7}
 
 
 @pytest.mark.parametrize("questions", [8, 40])
