@@ -116,7 +116,8 @@ class AnswerField(forms.CharField):
 
     def to_python(self, value) -> str:
         text = super().to_python(value)
-        if any(0xD800 <= ord(char) <= 0xDFFF for char in text):
+        # A lone surrogate, or what a body that is not UTF-8 decodes to (U+FFFD).
+        if any(0xD800 <= ord(char) <= 0xDFFF or char == "\ufffd" for char in text):
             raise forms.ValidationError(_("Your answer holds a character that can't be read."))
         text = normalised(text)
         if len(text) > MAX_CHARACTERS:
