@@ -32,14 +32,29 @@ from collections import defaultdict
 from collections.abc import Callable
 from http.cookies import SimpleCookie
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 KINDS = ("quiz page", "start", "question", "answer", "feedback", "results")
 PATHS = {"js": "with JavaScript", "nojs": "without JavaScript"}
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 CHOICE = re.compile(r'name="choice" value="(\d+)"')
+TYPED = 'id="text-answer"'  # A short-answer question's input: its answer is typed.
+# An ordering question's position boxes, each item at the place it is shown in.
+ORDER = re.compile(r'<option value="(\d+:\d+)" selected>')
 ATTEMPT = re.compile(r"/attempts/([0-9a-f-]{36})/questions/(\d+)/$")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def answer_value(page: str) -> str | list[str] | None:
+    """What a learner posts as the answer of a question page: its first choice, its items'
+    positions as shown, or a typed answer; None for a page that takes no answer (its
+    feedback)."""
+    if order := ORDER.findall(page):
+        return order
+    choice = CHOICE.search(page)
+    if choice is not None:
+        return choice.group(1)
+    return "DistributedDataParallel" if TYPED in page else None
 
 
 class Failure(Exception):
@@ -87,7 +102,7 @@ class Browser:
             headers["Accept"] = accept
         body = None
         if form is not None:
-            body = "&".join(f"{k}={v}" for k, v in form.items())
+            body = urlencode(form, doseq=True)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         connection = http.client.HTTPConnection(self.host, self.port, timeout=10)
         started = time.perf_counter()
@@ -133,9 +148,9 @@ def take_quiz(browser: Browser, lang: str, slug: str, deadline: float, scripted:
     attempt, number = ATTEMPT.search(path).groups()
     number = int(number)
     while time.monotonic() < deadline:
-        choice = CHOICE.search(page)
+        choice = answer_value(page)
         if scripted:  # The feedback and what follows, the next question or the results.
-            form = {"csrfmiddlewaretoken": token, "choice": choice.group(1)}
+            form = {"csrfmiddlewaretoken": token, "choice": choice}
             _, content = browser.expect("answer", 200, "POST", path, form, "application/json")
             recorder.answered(attempt)
             following = json.loads(content)["next"]
@@ -144,7 +159,7 @@ def take_quiz(browser: Browser, lang: str, slug: str, deadline: float, scripted:
             path, page = following["url"], following["main"]
             continue
         if choice is not None:  # Else answered before a failure: Start resumed at question 1.
-            form = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "choice": choice.group(1)}
+            form = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "choice": choice}
             browser.expect("answer", 302, "POST", path, form)
             recorder.answered(attempt)
             _, page = browser.expect("feedback", 200, "GET", path)

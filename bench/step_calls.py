@@ -20,6 +20,7 @@ import sys
 from collections import defaultdict
 from http.cookies import SimpleCookie
 from pathlib import Path
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "quizsite.settings")
@@ -35,7 +36,8 @@ django.setup()
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-CHOICE = re.compile(r'name="choice" value="(\d+)"')
+from bench import answer_value  # noqa: E402  (bench/bench.py, beside this script)
+
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 QUIZ = "/en/quizzes/data-parallelism-quiz/"
 
@@ -77,7 +79,7 @@ class Learner:
         """With the page's token, as the script gives it the forms it shows."""
         token = CSRF.search(page)
         self.token = token.group(1) if token else self.token
-        return f"csrfmiddlewaretoken={self.token}&choice={CHOICE.search(page).group(1)}"
+        return urlencode({"csrfmiddlewaretoken": self.token, "choice": answer_value(page)}, True)
 
     def take_quiz(self, scripted: bool) -> int:
         """The demo quiz from its page to its results; the number of steps."""

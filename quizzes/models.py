@@ -364,6 +364,17 @@ class Question(_Ordered):
             "each item followed by the right one (Moodle’s “relative to the next item”)."
         ),
     )
+    # How a short-answer question compares a typed answer with its accepted answers.
+    case_sensitive = models.BooleanField(
+        _("case sensitive"),
+        default=False,
+        help_text=_("Short answers: “GPU” and “gpu” are different answers."),
+    )
+    ignore_accents = models.BooleanField(
+        _("ignore accents"),
+        default=False,
+        help_text=_("Short answers: “élève” and “eleve” are the same answer."),
+    )
 
     objects = QuestionQuerySet.as_manager()
 
@@ -391,7 +402,7 @@ class Question(_Ordered):
 
     @property
     def type(self) -> kinds.Kind:
-        return kinds.get(self.kind)
+        return kinds.get(self.kind).for_question(self)
 
     def choice_problems(self) -> list[str]:
         choices = self.choices.all()

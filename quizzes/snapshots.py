@@ -301,10 +301,12 @@ class QuestionContent:
     heading: Text  # The prompt's first line, where the question is named.
     choices: tuple[ChoiceContent, ...]  # In order.
     grading: str = kinds.Grading.ALL  # An ordering question's (Question.grading).
+    case_sensitive: bool = False  # A short answer's options (Question.case_sensitive…).
+    ignore_accents: bool = False
 
     @property
     def type(self) -> kinds.Kind:
-        return kinds.get(self.kind)
+        return kinds.get(self.kind).for_question(self)
 
 
 @dataclass(frozen=True)
@@ -377,7 +379,15 @@ def _read(quiz_id: int) -> QuizContent:
         questions=tuple(
             QuestionContent(
                 **_columns(
-                    question, "pk", "quiz_id", "position", "kind", "keep_choice_order", "grading"
+                    question,
+                    "pk",
+                    "quiz_id",
+                    "position",
+                    "kind",
+                    "keep_choice_order",
+                    "grading",
+                    "case_sensitive",
+                    "ignore_accents",
                 ),
                 **_texts(question),
                 heading=Text.heading_of(question, "prompt"),

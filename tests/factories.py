@@ -151,6 +151,25 @@ def make_numerical(quiz: Quiz, number: int) -> Question:
     return question
 
 
+def make_short_answer(quiz: Quiz, number: int) -> Question:
+    """Turn question `number` of a `make_quiz` quiz into a short-answer one: "all-reduce" is
+    right ("réduction globale" in French), anything with "broadcast" ("diffusion") a known
+    mistake with feedback, the others go."""
+    question = quiz.questions.get(position=number)
+    question.kind = "short_answer"
+    question.save()
+    question.choices.filter(position__gt=2).delete()
+    question.choices.filter(position=1).update(text_en="all-reduce", text_fr="réduction globale")
+    question.choices.filter(position=2).update(
+        text_en="*broadcast*",
+        text_fr="*diffusion*",
+        is_correct=False,
+        feedback_en="A broadcast sends, it does not sum.",
+        feedback_fr="Une diffusion envoie, elle ne somme pas.",
+    )
+    return question
+
+
 def answer_number(client, attempt: Attempt, number: int, text: str, lang: str = "en"):
     """Type `text` as the answer to numerical question `number`."""
     return client.post(question_url(attempt, number, lang), {"choice": text})

@@ -67,6 +67,8 @@ class QuestionAdmin(
         "kind",
         "keep_choice_order",
         "grading",
+        "case_sensitive",
+        "ignore_accents",
         "prompt",
         "explanation",
         "guide_url",
@@ -105,9 +107,11 @@ class QuestionAdmin(
         }
         if form.instance.type.by_picks:
             graded = {"is_correct", "credit"}
+        compared = {"case_sensitive", "ignore_accents"}  # How a short answer is matched.
         regrade_needed = change and (
             "grading" in form.changed_data
             or any(graded & set(choice_form.changed_data) for choice_form in formset.forms)
+            or bool(compared & set(form.changed_data) and not form.instance.type.by_picks)
         )
         super().save_formset(request, form, formset, change)
         answers = form.instance.answers.count() if regrade_needed else 0

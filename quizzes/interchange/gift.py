@@ -210,6 +210,9 @@ class _QuestionTexts:
     def text(self, source: str, inherited_format: str) -> tuple[dict[str, str], str]:
         return self.reader.text(source, inherited_format, self.place)
 
+    def plain(self, source: str) -> str:
+        return _escape_post(source).strip()
+
 
 def _blocks(text: str) -> list[_Block]:
     """The file's questions: runs of lines between blank lines, without comment lines."""

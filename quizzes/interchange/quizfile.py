@@ -218,6 +218,8 @@ QUESTION_KEYS = {
     "kind",
     "keep_choice_order",
     "grading",
+    "case_sensitive",
+    "ignore_accents",
     "prompt",
     "explanation",
     "guide_url",
@@ -442,6 +444,8 @@ def _quiz_parse(
                 item, "keep_choice_order", question_place, bool, False
             ),
             "grading": check.typed(item, "grading", question_place, str, kinds.Grading.ALL),
+            "case_sensitive": check.typed(item, "case_sensitive", question_place, bool, False),
+            "ignore_accents": check.typed(item, "ignore_accents", question_place, bool, False),
         }
         key = keys[number - 1]
         question = Question(position=position, key=key or "-", **question_fields)
@@ -537,6 +541,9 @@ def quiz_export(*, quiz: Quiz) -> dict:
             item["keep_choice_order"] = True
         if question.grading != kinds.Grading.ALL:
             item["grading"] = question.grading
+        for option in ("case_sensitive", "ignore_accents"):
+            if getattr(question, option):
+                item[option] = True
         item |= _texts_export(question)
         choices = []
         for choice_number, choice in enumerate(question.choices.all(), 1):

@@ -9,6 +9,7 @@ from quizzes.kinds.base import EditedChoice, Kind, Read
 from quizzes.kinds.multiple import MultipleChoice
 from quizzes.kinds.numerical import Numerical
 from quizzes.kinds.ordering import Grading, Ordering
+from quizzes.kinds.short_answer import ShortAnswer
 from quizzes.kinds.single import SingleChoice
 from quizzes.kinds.true_false import TrueFalse
 
@@ -27,7 +28,14 @@ __all__ = [
 
 KINDS: dict[str, Kind] = {
     kind.name: kind
-    for kind in (SingleChoice(), MultipleChoice(), TrueFalse(), Numerical(), Ordering())
+    for kind in (
+        SingleChoice(),
+        MultipleChoice(),
+        TrueFalse(),
+        Numerical(),
+        ShortAnswer(),
+        Ordering(),
+    )
 }
 DEFAULT = SingleChoice.name
 

@@ -17,7 +17,8 @@ A kind is one module with one `Kind` subclass, listed in the registry
   whether a response has the shape the kind takes at all;
 - its feedback: `review_template`, the answer's review under the question;
 - what the reports count: `several`, whether one answer holds several picks (the
-  widgets and reviews say so too);
+  widgets and reviews say so too), and `typed`, whether it is answered by typing (the
+  reports list its most frequent wrong responses);
 - how its choices are shown: `keeps_choice_order`, whether they stay in their order even
   in a quiz that shuffles choices, and `shuffles_always`, whether they are shuffled even in
   a quiz that doesn't (an ordering's items, never shown in their right order);
@@ -66,6 +67,10 @@ class GiftReading(Protocol):
 
     def text(self, source: str, inherited_format: str) -> tuple[dict[str, str], str]: ...
 
+    def plain(self, source: str) -> str:
+        """A part of the question as it is written, unescaped, trimmed (not Markdown)."""
+        ...
+
 
 class GiftWriting(Protocol):
     """What the GIFT writer offers a kind: `plain(value)` is a translated field of a
@@ -105,6 +110,9 @@ class Kind:
     keeps_choice_order = False
     shuffles_always = False
     by_picks = True  # An answer is its picks alone (Answer.response stays None).
+    # Answered by typing (a number, a text): its response is shown as it was given, and the
+    # reports list its most frequent wrong ones.
+    typed = False
     input_template = "quizzes/_choice_inputs.html"
     review_template = "quizzes/_choice_review.html"
     moodle_type: str
@@ -132,10 +140,20 @@ class Kind:
         """What `Answer.response` keeps of the field's cleaned value: None for picks."""
         return None
 
-    def rematch(self, response: str, choices: Iterable) -> list[int]:
+    def shown_response(self, response: str) -> str:
+        """A kept response as the active language shows it (a number: "1 024" in French)."""
+        return response
+
+    def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         """The picks a kept response makes of these choices as they are now (regrading a
-        kind not answered by picks); a kind answered by picks keeps no response."""
+        kind not answered by picks), given in `language` (the attempt's); a kind answered
+        by picks keeps no response."""
         return []
+
+    def for_question(self, question) -> "Kind":
+        """The kind as it grades this question (a Question or QuestionContent): itself,
+        unless the question has options of its kind (a short answer's case and accents)."""
+        return self
 
     def accepts(self, question, picked: frozenset[int], response: str | None = None) -> bool:
         """Whether a response of these picks (and this response) to a QuestionContent has the

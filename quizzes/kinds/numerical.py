@@ -153,6 +153,7 @@ class Numerical(Kind):
     label = _("Numerical")
     keeps_choice_order = True  # The first value an answer matches is its match.
     by_picks = False
+    typed = True
     input_template = "quizzes/_number_input.html"
     review_template = "quizzes/_number_review.html"
 
@@ -180,7 +181,10 @@ class Numerical(Kind):
     def response(self, value) -> str | None:
         return plain(value)
 
-    def rematch(self, response: str, choices: Iterable) -> list[int]:
+    def shown_response(self, response: str) -> str:
+        return number_text(response)
+
+    def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         return self.picked(read_number(response, "en"), choices)
 
     def accepts(self, question, picked: frozenset[int], response: str | None = None) -> bool:

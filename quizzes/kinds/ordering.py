@@ -131,7 +131,7 @@ class Ordering(Kind):
     def response(self, value) -> str | None:
         return ",".join(map(str, value))
 
-    def rematch(self, response: str, choices: Iterable) -> list[int]:
+    def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         return []
 
     def accepts(self, question, picked: frozenset[int], response: str | None = None) -> bool:

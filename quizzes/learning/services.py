@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, models, transaction
-from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -382,12 +382,16 @@ def _responses_regrade(questions: models.QuerySet[Question]) -> int:
         choices = [_regraded_choice(choice) for choice in question.choices.all()]
         content = SimpleNamespace(choices=choices, grading=question.grading)
         kind = question.type
-        answers = question.answers.exclude(response="").order_by("pk")
+        answers = (
+            question.answers.exclude(response="")
+            .annotate(language=F("attempt__language"))
+            .order_by("pk")
+        )
         for start in range(0, answers.count(), _REGRADE_BATCH):
             batch = list(answers[start : start + _REGRADE_BATCH].prefetch_related("picks"))
             moved = []
             for answer in batch:
-                picked = frozenset(kind.rematch(answer.response, choices))
+                picked = frozenset(kind.rematch(answer.response, choices, answer.language))
                 is_correct = kind.grade(content, picked, answer.response) == 1
                 if picked != {pick.choice_id for pick in answer.picks.all()} or (
                     is_correct != answer.is_correct

@@ -117,9 +117,10 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
 
 
 def question_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
-    """A row per question: its item analysis, overall and per language, and its choices; the
-    prompts and choices in the attempts' language when the filter keeps one language, else
-    in the export's."""
+    """A row per question: its item analysis, overall and per language, its choices, and
+    for a quiz with questions answered by typing their most frequent wrong answers (each
+    with its count, overall and per language); the prompts and choices in the attempts'
+    language when the filter keeps one language, else in the export's."""
     items = reports.item_analysis(quiz, report_filter)
     language = report_filter.language or translation.get_language()
     choices = max((len(item.choices) for item in items.questions), default=0)
@@ -145,6 +146,16 @@ def question_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterato
             _("Choice %(number)s picked") % {"number": number},
             _("Choice %(number)s share") % {"number": number},
         ]
+    wrong_shown = max((len(item.wrong_responses) for item in items.questions), default=0)
+    for number in range(1, wrong_shown + 1):
+        header += [
+            _("Wrong answer %(number)s") % {"number": number},
+            _("Wrong answer %(number)s count") % {"number": number},
+            *(
+                _("Wrong answer %(number)s (%(language)s)") % {"number": number, "language": code}
+                for code, _name in items.languages
+            ),
+        ]
     yes, no = _("yes"), _("no")
     rows = [header]
     for number, item in enumerate(items.questions, 1):
@@ -167,5 +178,10 @@ def question_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterato
                 choice.count,
                 choice.share,
             ]
+        if wrong_shown:
+            row += [""] * 4 * (choices - len(item.choices))
+            for wrong in item.wrong_responses:
+                row += [wrong.shown, wrong.count, *(n for _code, n in wrong.by_language)]
+            row += [""] * (2 + len(items.languages)) * (wrong_shown - len(item.wrong_responses))
         rows.append(row)
     return iter(rows)

@@ -17,6 +17,7 @@ from datetime import date, datetime, time, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connections
 from django.db.models import (
     Avg,
     Case,
@@ -41,7 +42,6 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from quizzes.kinds.numerical import Numerical, number_text
 from quizzes.kinds.ordering import Ordering, response_ids
 from quizzes.markup.rendering import is_french
 from quizzes.models import (
@@ -295,6 +295,18 @@ class ChoiceStats:
     share: float | None
 
 
+@dataclass(frozen=True)
+class WrongResponse:
+    """A wrong answer typed (a number, a short answer) and how often: the distractor
+    analysis of free answers, for an editor to add it as an answer with its feedback."""
+
+    response: str  # As Answer.response keeps it ("1024").
+    shown: str  # As the page's language writes it ("1 024").
+    count: int
+    by_language: tuple[tuple[str, int], ...]  # (code, count) for each language of the report.
+    matched: Choice | None  # The answer (a known mistake) it matched, if any.
+
+
 @dataclass
 class QuestionStats:
     question: Question
@@ -302,6 +314,10 @@ class QuestionStats:
     by_language: dict[str, ItemStats]
     choices: list[ChoiceStats]
     flags: list[str] = field(default_factory=list)
+    wrong_responses: list[WrongResponse] = field(default_factory=list)
+
+
+WRONG_RESPONSES_SHOWN = 5  # The most frequent wrong answers listed per question.
 
 
 @dataclass(frozen=True)
@@ -313,7 +329,8 @@ class ItemAnalysis:
 def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
     """Three queries: questions, their choices, and answers grouped by (question, choice,
     right or wrong, language, score), one scan for both the item statistics and the
-    choice counts.
+    choice counts; one more for a quiz with questions answered by typing (numerical, short
+    answer): their most frequent wrong responses (`_wrong_responses_add`).
 
     Questions and choices are model instances so their translated text falls
     back like everywhere else on the site.
@@ -362,7 +379,60 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
         )
         stats.flags = question_flags(stats, dict(languages))
         result.append(stats)
+    typed = [stats for stats in result if stats.question.type.typed]
+    if typed:
+        _wrong_responses_add(typed, quiz, report_filter, languages)
     return ItemAnalysis(questions=result, languages=languages)
+
+
+def _wrong_responses_add(
+    items: list[QuestionStats],
+    quiz: Quiz,
+    report_filter: ReportFilter,
+    languages: list[tuple[str, str]],
+) -> None:
+    """The most frequent wrong responses of these questions (kinds answered by typing), at
+    most WRONG_RESPONSES_SHOWN each, the most frequent first (then by response): one query
+    for all of them, grouped and ranked by the database (a window over the groups)."""
+    by_pk = {item.question.pk: item for item in items}
+    per_language = {
+        f"n_{code}": Count("pk", filter=Q(attempt__language=code)) for code, _name in languages
+    }
+    grouped = (
+        _completed_answers(quiz, report_filter)
+        .filter(question__in=list(by_pk), is_correct=False)
+        .exclude(response="")
+        .values("question_id", "response")
+        .annotate(n=Count("pk"), matched=Max("choice_id"), **per_language)
+        .order_by()
+    )
+    # Ranked over the groups: Django can't order a window by an aggregate of its own query.
+    sql, params = grouped.query.sql_with_params()
+    columns = ["question_id", "response", "n", "matched", *per_language]
+    connection = connections[grouped.db]
+    quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
+    n, response = connection.ops.quote_name("n"), connection.ops.quote_name("response")
+    ranked = (
+        f"SELECT {quoted} FROM (SELECT {quoted}, ROW_NUMBER() OVER (PARTITION BY "
+        f"{connection.ops.quote_name('question_id')} ORDER BY {n} DESC, {response}) AS rank "
+        f"FROM ({sql}) grouped) ranked WHERE rank <= %s ORDER BY "
+        f"{connection.ops.quote_name('question_id')}, rank"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(ranked, (*params, WRONG_RESPONSES_SHOWN))
+        rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+    for row in rows:
+        item = by_pk[row["question_id"]]
+        choices = {choice.pk: choice for choice in item.question.choices.all()}
+        item.wrong_responses.append(
+            WrongResponse(
+                response=row["response"],
+                shown=item.question.type.shown_response(row["response"]),
+                count=row["n"],
+                by_language=tuple((code, row[f"n_{code}"]) for code, _name in languages),
+                matched=choices.get(row["matched"]),
+            )
+        )
 
 
 def _multiple_picks(quiz: Quiz, report_filter: ReportFilter) -> QuerySet:
@@ -734,9 +804,11 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
                     responses.get(question.pk, ""),
                 ),
                 is_correct=graded.get(question.pk),
-                response=number_text(responses[question.pk])
-                if responses.get(question.pk) and isinstance(question.type, Numerical)
-                else "",
+                response=(
+                    question.type.shown_response(responses[question.pk])
+                    if responses.get(question.pk) and question.type.typed
+                    else ""
+                ),
             )
             for number, question in enumerate(questions, 1)
         )

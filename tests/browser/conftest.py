@@ -97,7 +97,16 @@ def browser_attempt(context, live_server, demo):
                 )
                 continue
             choice = next(c for c in question.choices if c.is_correct == right)
-            answer_record(attempt=attempt, quiz=content, question=question, choices=(choice,))
+            # A typed answer (a number, a short answer) is its choice's text, stars left out.
+            typed = None if question.type.by_picks else str(choice.text).replace("*", "")
+            with translation.override(lang):
+                answer_record(
+                    attempt=attempt,
+                    quiz=content,
+                    question=question,
+                    choices=(choice,),
+                    response=typed,
+                )
         response = HttpResponse()
         response.set_signed_cookie(LEARNER_COOKIE, key, salt=LEARNER_COOKIE)
         cookie = {"name": LEARNER_COOKIE, "value": response.cookies[LEARNER_COOKIE].value}

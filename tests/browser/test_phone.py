@@ -44,7 +44,7 @@ MEASURE = """() => {
         headerRows: rows,
         bar: box(".step"),
         prompt: box("#prompt"),
-        firstChoice: box(".choice, .number-answer, .ordering-item"),
+        firstChoice: box(".choice, .number-answer, .text-answer, .ordering-item"),
         actions: box(".form-actions"),
         button: box(".form-actions button"),
         verdict: box("#feedback .verdict-bar"),
@@ -110,6 +110,8 @@ def _walk(page: Page, quiz: Quiz, lang: str) -> int:
             page.locator("#number-answer").fill("1")
         elif page.locator(".ordering").count():
             page.get_by_role("button", name=t(lang, "Move up")).last.click()
+        elif page.locator(".text-answer").count():
+            page.locator("#text-answer").fill("DDP")
         else:
             page.locator(".choice label").first.click()
         page.get_by_role("button", name=t(lang, "Check answer")).click()
@@ -130,7 +132,7 @@ def test_every_demo_question_fits_a_phone(page, demo, lang, signed_in):
     if signed_in:
         _sign_in(page, lang)
     measured = sum(_walk(page, quiz, lang) for quiz in Quiz.objects.order_by("slug"))
-    assert measured == 18  # Every demo question: the two demo quizzes' 9 and 9.
+    assert measured == 19  # Every demo question: the two demo quizzes' 10 and 9.
 
 
 @pytest.mark.parametrize("width", [375, 1280])

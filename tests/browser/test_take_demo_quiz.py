@@ -15,8 +15,9 @@ from tests.browser.helpers import focus_is_visible, focused, screenshot, t
 from tests.factories import choice_of
 
 # The learner gets these questions wrong, and the ordering one (9), whose items are checked
-# as shown (never the right order): 7 / 9, which passes the 70 % mark.
+# as shown (never the right order): 8 / 10, which passes the 70 % mark.
 WRONG = {3}
+TYPED = "DistributedDataParallel"  # The answer typed to the demo's short-answer question.
 
 
 def _shown(source: str, lang: str) -> re.Pattern:
@@ -29,19 +30,34 @@ def _shown(source: str, lang: str) -> re.Pattern:
     return re.compile(r"\s*".join(re.escape(char) for char in text if not char.isspace()))
 
 
-def _plan(quiz: Quiz, lang: str) -> list[tuple[re.Pattern, re.Pattern | None, bool]]:
-    """(prompt, text of the choice to pick, is it right) for every question, as shown in `lang`;
-    no choice for the ordering question, checked as shown."""
+def _plan(quiz: Quiz, lang: str) -> list[tuple[re.Pattern, re.Pattern | str | None, bool]]:
+    """(prompt, text of the choice to pick or the answer to type, is it right) for every
+    question, as shown in `lang`; nothing to give for the ordering question, checked as
+    shown."""
     plan = []
     with translation.override(lang):
         for number, question in enumerate(quiz.questions.order_by("position"), 1):
+            right = number not in WRONG
             if question.kind == "ordering":
                 plan.append((_shown(question.prompt, lang), None, False))
                 continue
-            right = number not in WRONG
+            if question.kind == "short_answer":
+                plan.append((_shown(question.prompt, lang), TYPED, right))
+                continue
             choice = choice_of(quiz, number, correct=right)
             plan.append((_shown(question.prompt, lang), _shown(choice.text, lang), right))
     return plan
+
+
+def _give(page: Page, answer: re.Pattern | str | None) -> None:
+    """Pick the choice by its label, or type the answer (nothing: an order as shown)."""
+    if answer is None:
+        return
+    if isinstance(answer, str):
+        page.get_by_role("textbox").fill(answer)
+    else:
+        page.locator("label", has_text=answer).click()
+        expect(page.get_by_role("radio", name=answer)).to_be_checked()
 
 
 def _title(quiz: Quiz, lang: str) -> str:
@@ -55,9 +71,7 @@ def _answer_by_clicking(page: Page, lang: str, number: int, plan, check: Callabl
     expect(page.get_by_role("heading", level=1)).to_have_text(heading)
     expect(page.get_by_role("group", name=prompt)).to_be_visible()
     check(page)
-    if choice_text is not None:
-        page.locator("label", has_text=choice_text).click()
-        expect(page.get_by_role("radio", name=choice_text)).to_be_checked()
+    _give(page, choice_text)
     page.get_by_role("button", name=t(lang, "Check answer")).click()
     expect(page).to_have_url(
         re.compile(rf"/{lang}/attempts/[-0-9a-f]+/questions/{number}/#feedback$")
@@ -88,15 +102,15 @@ def _expect_results(page: Page, lang: str) -> None:
     expect(page).to_have_url(re.compile(rf"/{lang}/attempts/[-0-9a-f]+/results/$"))
     heading = {"en": "Your results", "fr": "Vos résultats"}[lang]  # not t(): the catalogue too
     expect(page.get_by_role("heading", level=1)).to_have_text(heading)
-    expect(page.locator("#score")).to_contain_text("7 / 9")
+    expect(page.locator("#score")).to_contain_text("8 / 10")
     expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
 def _expect_recorded(quiz: Quiz, lang: str) -> None:
     attempt = Attempt.objects.get()
-    assert (attempt.quiz, attempt.language, attempt.score) == (quiz, lang, 7)
+    assert (attempt.quiz, attempt.language, attempt.score) == (quiz, lang, 8)
     assert attempt.is_finished
-    assert attempt.answers.count() == 9
+    assert attempt.answers.count() == 10
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -142,11 +156,11 @@ def test_switching_language_mid_attempt_keeps_the_attempt(page, demo):
         _answer_by_clicking(page, "fr", number, french, lambda page: None)
     page.get_by_role("link", name="English").click()
     expect(page.locator("progress")).to_have_attribute("value", "3")
-    for number in range(4, 10):
+    for number in range(4, len(english) + 1):
         _answer_by_clicking(page, "en", number, english, lambda page: None)
     _expect_results(page, "en")
     attempt = Attempt.objects.get()
-    assert (attempt.answers.count(), attempt.score, attempt.language) == (9, 7, "en")
+    assert (attempt.answers.count(), attempt.score, attempt.language) == (10, 8, "en")
 
 
 def _tab_to(page: Page, target: Locator, limit: int = 40) -> None:
@@ -186,9 +200,15 @@ def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
     _press_enter_to_follow(page)
 
     for number, (prompt, choice_text, right) in enumerate(plan, 1):
-        expect(page.get_by_role("heading", level=1)).to_have_text(f"Question {number} of 9")
+        heading = f"Question {number} of {len(plan)}"
+        expect(page.get_by_role("heading", level=1)).to_have_text(heading)
         if choice_text is None:  # The ordering question, checked as shown.
             _tab_to(page, page.get_by_role("button", name="Check answer"))
+        elif isinstance(choice_text, str):  # Typed in the text box, labelled by the prompt.
+            box = page.get_by_role("group", name=prompt).get_by_role("textbox")
+            _tab_to(page, box)
+            page.keyboard.type(choice_text)
+            expect(box).to_have_value(choice_text)
         else:
             radios = page.get_by_role("group", name=prompt).get_by_role("radio")
             _tab_to(page, radios.first)
@@ -201,7 +221,7 @@ def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
                 assert focus_is_visible(page), focused(page)
             expect(target).to_be_checked()
             expect(target).to_be_focused()
-            _tab_to(page, page.get_by_role("button", name="Check answer"), limit=1)
+        _tab_to(page, page.get_by_role("button", name="Check answer"), limit=1)
         _press_enter_to_follow(page)
         expect(page).to_have_url(re.compile(rf"/questions/{number}/#feedback$"))
         # The answer's feedback takes the focus (Chromium focuses the fragment's target, a
@@ -221,7 +241,9 @@ def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
             screenshot(page, "keyboard-feedback-focused", full_page=False)
         _tab_to(
             page,
-            page.get_by_role("link", name="Next question" if number < 9 else "See your results"),
+            page.get_by_role(
+                "link", name="Next question" if number < len(plan) else "See your results"
+            ),
         )
         _press_enter_to_follow(page)
     _expect_results(page, "en")
@@ -247,24 +269,26 @@ def test_with_script_a_step_is_one_request_and_focus_follows(page, demo):
     )
     page.goto(f"/en/quizzes/{demo.slug}/")
     page.get_by_role("button", name="Start the quiz").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Question 1 of 9")
+    total = len(plan)
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Question 1 of {total}")
     expect(page.get_by_role("heading", level=1)).to_be_focused()
     expect(page).to_have_url(re.compile(r"/en/attempts/[-0-9a-f]+/questions/1/$"))
-    expect(page).to_have_title(f"Question 1 of 9 · {_title(demo, 'en')} · Quizsite")
+    expect(page).to_have_title(f"Question 1 of {total} · {_title(demo, 'en')} · Quizsite")
     for number, (_prompt, choice_text, right) in enumerate(plan, 1):
-        if choice_text is not None:
-            page.locator("label", has_text=choice_text).click()
+        _give(page, choice_text)
         page.get_by_role("button", name="Check answer").click()
         verdict = "Correct." if right else "Not quite."
         expect(page.get_by_role("region", name=verdict)).to_be_focused()
         expect(page).to_have_url(
             re.compile(rf"/en/attempts/[-0-9a-f]+/questions/{number}/#feedback$")
         )
-        if number == 9:
+        if number == total:
             break
         page.get_by_role("link", name="Next question").click()
         expect(page).to_have_url(re.compile(rf"/questions/{number + 1}/$"))
-        expect(page).to_have_title(f"Question {number + 1} of 9 · {_title(demo, 'en')} · Quizsite")
+        expect(page).to_have_title(
+            f"Question {number + 1} of {total} · {_title(demo, 'en')} · Quizsite"
+        )
         expect(page.get_by_role("heading", level=1)).to_be_focused()
         french = page.get_by_role("link", name="Français")
         expect(french).to_have_attribute("href", re.compile(rf"^/fr/.*/questions/{number + 1}/$"))
@@ -289,7 +313,7 @@ def test_with_script_a_step_is_one_request_and_focus_follows(page, demo):
     ], loads
     answered = [url for url in loads if re.search(r"/questions/\d+/", url)]
     assert [url.rsplit("/questions/", 1)[1] for url in answered] == ["2/", "3/"], answered
-    assert len(posts) == 10, posts  # Start and the nine answers.
+    assert len(posts) == 11, posts  # Start and the ten answers.
     # The results' forms work with the page's token: practise the questions missed.
     page.get_by_role("button", name="Practise the 2 questions I missed").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Question 1 of 2")

@@ -24,13 +24,16 @@ def test_demo_data_parallelism_quiz_is_complete_in_both_languages(db):
     assert quiz.level == "intermediate"
     assert list(quiz.guide_paths.values_list("slug", flat=True)) == ["data-parallelism"]
     questions = list(quiz.questions.prefetch_related("choices"))
-    assert len(questions) == 9
-    assert [question.kind for question in questions].count("ordering") == 1
+    assert len(questions) == 10
+    assert [question.kind for question in questions][-2:] == ["ordering", "short_answer"]
     for question in questions:
         choices = list(question.choices.all())
-        assert len(choices) == 4
+        if question.kind == "short_answer":  # Accepted answers, then known mistakes.
+            assert [choice.is_correct for choice in choices] == [True, True, False, False, False]
+        else:
+            assert len(choices) == 4
         assert question.choice_problems() == []
-        if question.kind != "ordering":
+        if question.kind not in ("ordering", "short_answer"):
             assert sum(choice.is_correct for choice in choices) == 1
         for field in ("prompt_en", "prompt_fr", "explanation_en", "explanation_fr"):
             assert getattr(question, field), f"{question.position}: {field} is empty"

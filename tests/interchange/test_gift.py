@@ -1,6 +1,8 @@
 """GIFT read into quiz-file dicts and written from them (quizzes/interchange/gift.py).
 No database."""
 
+from pathlib import Path
+
 import pytest
 
 from quizzes.interchange.gift import (
@@ -99,11 +101,17 @@ def test_every_construct_is_read_field_by_field():
             Origin("line 38", ""),
             Origin("line 59 (“Back”)", "Back"),
         ],
-        [Origin("line 50", "")],
+        [Origin("line 44", ""), Origin("line 50", "")],
     ]
     assert parsed.images == {}
+    # Short answer: each answer accepted, weighted 100 unless said.
+    assert parsed.quizzes[1]["questions"][0] == {
+        "prompt": {"en": "Who is buried in Grant's tomb?"},
+        "kind": "short_answer",
+        "choices": [choice("Grant", True), choice("Ulysses S. Grant", True)],
+    }
     # Missing-word multiple choice is single choice, the blank where the answers were.
-    assert parsed.quizzes[1]["questions"] == [
+    assert parsed.quizzes[1]["questions"][1:] == [
         {
             "prompt": {"en": "Grant is \\_\\_\\_\\_\\_ in Grant's tomb."},
             "choices": [choice("buried"), choice("entombed", True), choice("living")],
@@ -115,7 +123,6 @@ def test_kinds_this_site_lacks_are_refused_one_message_each_with_their_line():
     parsed = gift_parse(EVERY_CONSTRUCT, language="en")
     assert parsed.problems == [
         ("line 42", "a numerical question: this site has no such question."),
-        ("line 44", "a short-answer question: this site has no such question."),
         ("line 46", "a matching question: this site has no such question."),
         ("line 48", "an essay question: this site has no such question."),
         ("line 52", "a description without answers: this site has no such question."),
@@ -133,7 +140,7 @@ def test_a_target_quiz_takes_every_category():
     parsed = gift_parse(EVERY_CONSTRUCT, language="fr", quiz_slug="my-quiz")
     assert [quiz["slug"] for quiz in parsed.quizzes] == ["my-quiz"]
     quiz = parsed.quizzes[0]
-    assert len(quiz["questions"]) == 13
+    assert len(quiz["questions"]) == 14
     assert quiz["questions"][0]["prompt"] == {"fr": "Which port does HTTP use?"}
     # The texts Moodle's true/false lacks are the file's language.
     assert quiz["questions"][2]["choices"] == [
@@ -273,6 +280,7 @@ def test_moodle_documented_examples():
     assert [origin.name for origin in parsed.origins[0]] == [
         "Q1",
         "Q2",
+        "Q3",
         "",
         "Grants tomb",
         "",
@@ -291,6 +299,14 @@ def test_moodle_documented_examples():
         choice("red", False, "wrong, it's yellow"),
         choice("blue", False, "wrong, it's yellow"),
     ]
+    # Fill in the blank: a short answer, missing word.
+    assert questions[2] == {
+        "key": "Q3",
+        "prompt": {"en": "Two plus \\_\\_\\_\\_\\_ equals four."},
+        "kind": "short_answer",
+        "choices": [choice("two", True), choice("2", True)],
+    }
+    questions = questions[1:]
     assert questions[2]["choices"] == [choice("Grant"), choice("Jefferson"), choice("no one", True)]
     assert questions[3]["choices"] == [
         choice("Grant", True),
@@ -310,7 +326,6 @@ def test_moodle_documented_examples():
         choice("= 2 + 4"),
     ]
     assert [place for place, _message in parsed.problems] == [
-        "line 9 (“Q3”)",
         "line 12 (“Q4”)",
         "line 15 (“Q5”)",
         "line 18 (“Q6”)",
@@ -319,7 +334,6 @@ def test_moodle_documented_examples():
     ]
     # Types are told apart as Moodle's importer does, missing word or not.
     assert [message for _place, message in parsed.problems] == [
-        "a short-answer question (missing word): this site has no such question.",
         "a matching question: this site has no such question.",
         "a numerical question: this site has no such question.",
         "a numerical question: this site has no such question.",
@@ -510,3 +524,64 @@ def test_a_refused_question_has_no_warnings():
     parsed = gift_parse("[html]<span>Essay</span>{}", language="en")
     assert parsed.problems == [("line 1", "an essay question: this site has no such question.")]
     assert parsed.warnings == []
+
+
+def test_moodles_own_gift_file_brings_its_short_answer_with_every_answer_and_feedback():
+    fixture = Path(__file__).parent / "moodle_fixtures" / "questions.gift.txt"
+    parsed = gift_parse(fixture.read_bytes(), language="en")
+    (question,) = [
+        question
+        for quiz in parsed.quizzes
+        for question in quiz["questions"]
+        if question.get("key") == "Shortanswer"
+    ]
+    assert question == {
+        "key": "Shortanswer",
+        "prompt": {"en": "Which is the best animal?"},
+        "kind": "short_answer",
+        "choices": [
+            choice("Frog", True, "Good!"),
+            {
+                "text": {"en": "Cat"},
+                "correct": False,
+                "credit": "0.5",
+                "feedback": {"en": "What is it with Moodlers and cats?"},
+            },
+            choice("*", False, "Completely wrong"),
+        ],
+    }
+    assert not [place for place, _message in parsed.problems if "Shortanswer" in place]
+
+
+def test_a_short_answer_is_written_and_read_back_with_its_credit_stars_and_escapes():
+    question = {
+        "key": "SA",
+        "prompt": {"en": "Name it."},
+        "kind": "short_answer",
+        "case_sensitive": True,
+        "choices": [
+            {"text": {"en": "a = b: {x} ~ #1 \\* *"}, "correct": True},
+            {"text": {"en": "*scatter*"}, "correct": False, "credit": "0.25"},
+            {"text": {"en": "*"}, "correct": False, "feedback": {"en": "No: *that*."}},
+        ],
+    }
+    written = gift_export(
+        {"slug": "q", "title": {"en": "Q"}, "questions": [question]}, language="en"
+    )
+    assert "=%25%*scatter*" in written
+    (read,) = gift_parse(written, language="en").quizzes[0]["questions"]
+    # GIFT has no place for case sensitivity: Moodle XML's <usecase> has.
+    assert read == {key: value for key, value in question.items() if key != "case_sensitive"}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Q?{=%50%a}", "no answer has full marks (weight 100): none is right."),
+        ("Q?{=a =%150%b}", "the answer weight “150” is not between 0 and 100."),
+        ("Q?{=a = #x}", "a short answer is empty: write the answer it accepts."),
+    ],
+)
+def test_short_answers_that_make_no_question_are_refused(text, message):
+    parsed = gift_parse(text, language="en")
+    assert parsed.quizzes == [] and parsed.problems == [("line 1", message)]

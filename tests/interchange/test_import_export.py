@@ -16,7 +16,14 @@ from quizzes.interchange.quizfile import (
     quiz_file_read,
 )
 from quizzes.models import Choice, Question, Quiz
-from tests.factories import answer, choice_of, make_numerical, make_quiz, start
+from tests.factories import (
+    answer,
+    choice_of,
+    make_numerical,
+    make_quiz,
+    make_short_answer,
+    start,
+)
 
 IMPORT_URL = "/admin/quizzes/quiz/import/"
 CONFIRM_URL = "/admin/quizzes/quiz/import/confirm/"
@@ -125,6 +132,49 @@ def test_a_numerical_question_round_trips_with_its_values_and_tolerances(guide):
     assert quiz_export(quiz=Quiz.objects.get()) == exported
     kept = Choice.objects.get(position=2, question__kind="numerical")
     assert (kept.tolerance, kept.credit) == (Decimal("0.25"), Decimal("0.5"))
+
+
+def test_a_short_answer_question_round_trips_with_its_answers_and_options(guide):
+    quiz = make_quiz(questions=2, guide=guide)
+    question = make_short_answer(quiz, 1)
+    question.case_sensitive = question.ignore_accents = True
+    question.save()
+    question.choices.filter(position=2).update(credit=Decimal("0.25"))
+    exported = quiz_export(quiz=quiz)
+    item = exported["questions"][0]
+    assert (item["kind"], item["case_sensitive"], item["ignore_accents"]) == (
+        "short_answer",
+        True,
+        True,
+    )
+    assert [(c["text"], c["correct"], c.get("credit")) for c in item["choices"]] == [
+        ({"en": "all-reduce", "fr": "réduction globale"}, True, None),
+        ({"en": "*broadcast*", "fr": "*diffusion*"}, False, "0.25"),
+    ]
+    assert "case_sensitive" not in exported["questions"][1]  # False, the default, is not written.
+    Quiz.objects.all().delete()
+    quiz_import(data=quiz_file_read(content=quiz_file_dump(exported).encode()))
+    assert quiz_export(quiz=Quiz.objects.get()) == exported
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        ({"choices": [{"text": " ", "correct": True}]}, "answer 1: write the answer it accepts."),
+        ({"choices": [{"text": "a", "correct": False}]}, "Mark at least one answer as correct."),
+        ({"case_sensitive": "yes", "choices": [{"text": "a", "correct": True}]}, "case_sensitive"),
+    ],
+)
+def test_a_short_answer_question_s_bad_answers_are_refused(guide, question, says):
+    data = {
+        "slug": "words",
+        "title": "Words",
+        "questions": [{"kind": "short_answer", "prompt": "Which?", **question}],
+    }
+    with pytest.raises(QuizFileError) as refused:
+        quiz_import(data=data)
+    assert says in str(refused.value.errors)
+    assert not Quiz.objects.filter(slug="words").exists()
 
 
 @pytest.mark.parametrize(

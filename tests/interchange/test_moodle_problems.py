@@ -287,7 +287,7 @@ def test_the_demo_quizzes_come_back_from_their_export_without_a_warning(file_for
 def test_the_admin_preview_offers_to_import_the_rest_and_refuses_by_default(editor_client):
     content = xml(
         multichoice("Q-name", "<p>Fine?</p>"),
-        '<question type="shortanswer"><name><text>Words</text></name></question>',
+        '<question type="essay"><name><text>Words</text></name></question>',
         # Only rendering finds this one: the confirm, too, must leave it out.
         multichoice("Formula", "<p>\\( \\frac{a \\)</p>"),
     )
@@ -295,7 +295,7 @@ def test_the_admin_preview_offers_to_import_the_rest_and_refuses_by_default(edit
     response = editor_client.post(IMPORT_URL, upload)
     page = response.content.decode()
     assert response.status_code == 200
-    assert "question 2 (“Words”): a short-answer question (Moodle type “shortanswer”)" in page
+    assert "question 2 (“Words”): an essay question (Moodle type “essay”)" in page
     assert "question 3 (“Formula”): prompt (en): The formula starting" in page
     assert "The file is refused" in page and 'value="Import the rest"' in page
     token = response.context["token"]

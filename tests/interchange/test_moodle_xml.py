@@ -3,6 +3,8 @@
 No database.
 """
 
+from pathlib import Path
+
 import pytest
 
 from quizzes.interchange.moodle_common import Origin
@@ -92,7 +94,8 @@ def test_types_this_site_lacks_are_refused_one_message_each():
     parsed = moodle_xml_parse(EVERY_CONSTRUCT, language="en")
     refused = "%s (Moodle type “%s”): this site has no such question."
     assert parsed.problems == [
-        ("question 2 (“SA”)", refused % ("a short-answer question", "shortanswer")),
+        # Read by the short-answer kind, which finds it has no answer.
+        ("question 2 (“SA”)", "a short-answer question needs at least one answer."),
         # Read by the numerical kind, which finds it has no answer.
         ("question 4 (“Num”)", "a numerical question needs at least one answer."),
         (
@@ -435,3 +438,42 @@ def test_texts_without_a_format_take_their_questions_one():
             "choices": [choice("**a**", True, "a\\\nb"), choice("b")],
         }
     ]
+
+
+def test_moodles_own_short_answer_example_imports_with_every_answer_and_feedback():
+    fixture = Path(__file__).parent / "moodle_fixtures" / "shortanswer.xml"
+    parsed = moodle_xml_parse(fixture.read_bytes(), language="en")
+    (question,) = parsed.quizzes[0]["questions"]
+    assert question == {
+        "key": "Short answer question",
+        "prompt": {
+            "en": "Fill in the gap in this sequence: Alpha, \\_\\_\\_\\_\\_\\_\\_\\_, Gamma."
+        },
+        "explanation": {"en": "The answer is Beta."},
+        "kind": "short_answer",  # <usecase>0</usecase>: not case sensitive.
+        "choices": [
+            {"text": {"en": "Beta"}, "correct": True, "feedback": {"en": "Well done!"}},
+            {"text": {"en": "*"}, "correct": False, "feedback": {"en": "Doh!"}},
+        ],
+    }
+    assert parsed.problems == []
+    assert parsed.warnings == [("question 1 (“Short answer question”)", "not kept: Moodle's hint.")]
+
+
+def test_a_short_answer_is_written_with_usecase_and_read_back_unchanged():
+    question = {
+        "key": "k",
+        "prompt": {"en": "Which?"},
+        "kind": "short_answer",
+        "case_sensitive": True,
+        "choices": [
+            {"text": {"en": "a<b & *c*"}, "correct": True},
+            {"text": {"en": "x"}, "correct": False, "credit": "0.8", "feedback": {"en": "**No**"}},
+        ],
+    }
+    written = moodle_xml_export(
+        {"slug": "q", "title": {"en": "Q"}, "questions": [question]}, language="en"
+    )
+    assert b"<usecase>1</usecase>" in written and b'<answer fraction="80"' in written
+    (read,) = moodle_xml_parse(written, language="en").quizzes[0]["questions"]
+    assert read == question

@@ -58,6 +58,15 @@ EXAMPLES = {
             },
         ],
     },
+    "short_answer": {
+        "kind": "short_answer",
+        "prompt": {"en": "What sums the gradients of every worker?"},
+        "choices": [
+            {"text": {"en": "all-reduce"}, "correct": True, "feedback": {"en": "Yes."}},
+            {"text": {"en": "*reduce*"}, "correct": False, "credit": "0.5"},
+            {"text": {"en": "*"}, "correct": False, "feedback": {"en": "Not that."}},
+        ],
+    },
     "ordering": {
         "kind": "ordering",
         "prompt": {"en": "Put the steps of an all-reduce in order."},
@@ -69,9 +78,16 @@ EXAMPLES = {
     },
 }
 # What a learner posts of each kind, right then wrong, where it is not the choices' ids.
-TYPED = {"numerical": (["1,024"], ["32.4"])}
+TYPED = {"numerical": (["1,024"], ["32.4"]), "short_answer": (["  All-Reduce "], ["broadcast"])}
 # Written as itself unless a kind says otherwise; no values, no response, as picks do.
-_DEFAULTS = {"exported_as", "value_problems", "response", "rematch"}
+_DEFAULTS = {
+    "exported_as",
+    "value_problems",
+    "response",
+    "rematch",
+    "for_question",
+    "shown_response",
+}
 _OWN = [
     name
     for name, member in vars(Kind).items()
@@ -200,7 +216,14 @@ def test_every_file_format_reads_back_what_it_writes_of_it(kind, fmt):
 # The answer step's queries for a right answer of each kind, as tests/learning/
 # test_query_counts.py counts them (ANSWER_POST): the same at 8 questions and at 40.
 # An ordering answer inserts no pick: its order is its response.
-ANSWER_STEP = {"single": 7, "multiple": 7, "true_false": 7, "numerical": 7, "ordering": 6}
+ANSWER_STEP = {
+    "single": 7,
+    "multiple": 7,
+    "true_false": 7,
+    "numerical": 7,
+    "short_answer": 7,
+    "ordering": 6,
+}
 
 
 @pytest.mark.parametrize("questions", [8, 40])

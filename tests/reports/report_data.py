@@ -31,6 +31,27 @@ KR-20: Σpq = 2/9 + 5/36 + 2/9 + 0 + 1/4 = 5/6; scores 3 3 1 4 4 3 have mean 3
 and variance 6/6 = 1, so alpha = 5/4 · (1 - 5/6) = 5/24 = 0.2083.
 Percentages 60 60 20 80 80 60: mean 60, median 60, sample SD sqrt(2400/5) =
 21.91, pass rate at 70 %: 2/6.
+
+Free answers (`free_quiz`): eight learners type their answers to a numerical question
+(Q1: 1024 right, 32 a known mistake) and a short-answer one (Q2: "all-reduce" right,
+"réduction globale" in French; "*broadcast*", "*diffusion*" known mistakes):
+
+    learner  lang  Q1      Q2
+    A        en    32      broadcast
+    B        en    32      all-reduce
+    C        fr    32      diffusion
+    D        fr    1024    gather
+    E        en    1000    gather
+    F        fr    1000    reduce
+    G        en    7       reduce
+    H        en    1024    x
+    I        en    1024    y
+    J        fr    32      (stops after Q1: not counted)
+
+Wrong answers, most frequent first, then by the response, at most five:
+    Q1: 32 — 3 (en 2, fr 1), matches 32; 1000 — 2 (en 1, fr 1); 7 — 1 (en 1)
+    Q2: gather — 2 (en 1, fr 1); reduce — 2 (en 1, fr 1); broadcast — 1 (en 1), matches
+        *broadcast*; diffusion — 1 (fr 1), matches *diffusion*; x — 1 (en 1); y is the sixth.
 """
 
 import secrets
@@ -38,11 +59,13 @@ from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.http import QueryDict
 from django.utils import translation
 
+from quizzes.learning.forms import AnswerForm
 from quizzes.learning.services import answer_record, attempt_start
 from quizzes.models import Attempt, Quiz
-from tests.factories import content_of, make_quiz
+from tests.factories import content_of, make_numerical, make_quiz, make_short_answer
 
 PICKS = {
     "A": ("en", [2, 1, 1, 1, 2]),
@@ -89,6 +112,51 @@ def hand_quiz(db) -> Quiz:
     take(quiz, user=users["B"], lang="en", picks=[1], when=LATER_DAY)
     gina = User.objects.create_user("gina")
     take(quiz, user=gina, lang="en", picks=[1, 1], when=FIRST_DAY)
+    return quiz
+
+
+FREE = {
+    "A": ("en", ["32", "broadcast"]),
+    "B": ("en", ["32", "all-reduce"]),
+    "C": ("fr", ["32", "diffusion"]),
+    "D": ("fr", ["1024", "gather"]),
+    "E": ("en", ["1000", "gather"]),
+    "F": ("fr", ["1000", "reduce"]),
+    "G": ("en", ["7", "reduce"]),
+    "H": ("en", ["1024", "x"]),
+    "I": ("en", ["1024", "y"]),
+    "J": ("fr", ["32"]),
+}
+
+
+def type_answers(quiz: Quiz, *, lang: str, typed: list[str]) -> Attempt:
+    """An attempt through the real form and services, typing answer n as typed[n-1]."""
+    with translation.override(lang):
+        attempt = attempt_start(quiz=quiz, user=None, learner_key=secrets.token_hex(16))
+        content = content_of(quiz)
+        for question, text in zip(content.questions, typed, strict=False):
+            posted = QueryDict(mutable=True)
+            posted["choice"] = text
+            form = AnswerForm(posted, choices=question.choices, kind=question.type)
+            assert form.is_valid(), form.errors
+            answer_record(
+                attempt=attempt,
+                quiz=content,
+                question=question,
+                choices=form.cleaned_data["choices"],
+                response=form.cleaned_data["response"],
+            )
+    Attempt.objects.filter(pk=attempt.pk).update(started_at=FIRST_DAY)
+    return attempt
+
+
+@pytest.fixture
+def free_quiz(db) -> Quiz:
+    quiz = make_quiz(slug="free-quiz", questions=2)
+    make_numerical(quiz, 1)
+    make_short_answer(quiz, 2)
+    for lang, typed in FREE.values():
+        type_answers(quiz, lang=lang, typed=typed)
     return quiz
 
 
