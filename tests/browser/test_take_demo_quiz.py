@@ -221,7 +221,8 @@ def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
                 assert focus_is_visible(page), focused(page)
             expect(target).to_be_checked()
             expect(target).to_be_focused()
-        _tab_to(page, page.get_by_role("button", name="Check answer"), limit=1)
+        if choice_text is not None:  # The button is the next stop after the answer.
+            _tab_to(page, page.get_by_role("button", name="Check answer"), limit=1)
         _press_enter_to_follow(page)
         expect(page).to_have_url(re.compile(rf"/questions/{number}/#feedback$"))
         # The answer's feedback takes the focus (Chromium focuses the fragment's target, a
