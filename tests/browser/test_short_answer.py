@@ -12,7 +12,7 @@ from tests.browser.helpers import axe_violations, t
 from tests.factories import question_url
 
 SLUG = "data-parallelism-quiz"
-NUMBER = 9  # The demo quiz's short-answer question, its last.
+NUMBER = 10  # The demo quiz's short-answer question, its last.
 MISTAKE = {  # *DataParallel*: a known mistake with feedback.
     "en": "is the older wrapper",
     "fr": "est l’ancienne enveloppe",
