@@ -299,6 +299,7 @@ class QuestionContent:
     guide_url: Text
     heading: Text  # The prompt's first line, where the question is named.
     choices: tuple[ChoiceContent, ...]  # In order.
+    partial_credit: bool = False  # Multiple choice: each pick earns or costs a share.
 
     @property
     def type(self) -> kinds.Kind:
@@ -370,6 +371,7 @@ def _read(quiz_id: int) -> QuizContent:
         questions=tuple(
             QuestionContent(
                 **_columns(question, "pk", "quiz_id", "position", "kind", "keep_choice_order"),
+                partial_credit=question.partial_credit,
                 **_texts(question),
                 heading=Text.heading_of(question, "prompt"),
                 choices=tuple(

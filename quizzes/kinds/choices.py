@@ -22,6 +22,17 @@ _CHOICE_ERRORS = {
 GIFT_WEIGHT = re.compile(r"^%(-?[0-9]+(?:\.[0-9]*)?)%")
 
 
+def partial_grade(correct: list[bool], picked: list[bool]) -> float:
+    """Moodle's partial credit for several picks: each correct choice picked earns its share
+    (1 / the number of correct choices), each wrong one picked takes its share away (1 / the
+    number of wrong choices), never below 0. Picking everything scores 0."""
+    right = sum(correct)
+    wrong = len(correct) - right
+    earned = sum(p and c for p, c in zip(picked, correct, strict=True)) / (right or 1)
+    lost = sum(p and not c for p, c in zip(picked, correct, strict=True)) / (wrong or 1)
+    return max(earned - lost, 0.0)
+
+
 def too_few_choices(correct: list[bool]) -> list[str]:
     return [gettext("A question needs at least two choices.")] if len(correct) < 2 else []
 

@@ -172,6 +172,7 @@ class _Seeder:
                         attempt_id=attempt.pk,
                         question_id=question_id,
                         choice_id=choice_id,
+                        credit=int(right),
                         is_correct=right,
                         answered_at=attempt.started_at + timedelta(seconds=30 * step),
                     )
