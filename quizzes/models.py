@@ -457,6 +457,9 @@ class Choice(_Ordered):
 
 
 CREDIT_DIGITS, CREDIT_PLACES = 6, 5
+PARTIAL_CREDIT_ONLY_SEVERAL = _(
+    "Only a question answered by several picks (multiple choice) gives partial credit."
+)
 _CREDIT_STEP = Decimal(1).scaleb(-CREDIT_PLACES)
 
 

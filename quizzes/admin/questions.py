@@ -66,6 +66,7 @@ class QuestionAdmin(
         "position",
         "kind",
         "keep_choice_order",
+        "partial_credit",
         "prompt",
         "explanation",
         "guide_url",

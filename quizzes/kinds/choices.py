@@ -88,9 +88,8 @@ class ChoiceKind(Kind):
 
     def gift_write(self, question: dict, writing: GiftWriting, general: str) -> list[str]:
         choices = question.get("choices", [])
-        correct = [bool(choice.get("correct")) for choice in choices]
         lines = ["{"]
-        for choice, weight in zip(choices, multiple_weights(correct), strict=True):
+        for choice, weight in zip(choices, several_weights(question), strict=True):
             text = writing.text(choice.get("text"))
             if self.several:
                 mark = f"~%{weight_text(weight)}%"
@@ -136,8 +135,7 @@ class ChoiceKind(Kind):
         shuffles = not question.get("keep_choice_order")
         ET.SubElement(element, "shuffleanswers").text = "true" if shuffles else "false"
         ET.SubElement(element, "answernumbering").text = "abc"
-        weights = multiple_weights([bool(choice.get("correct")) for choice in choices])
-        for choice, weight in zip(choices, weights, strict=True):
+        for choice, weight in zip(choices, several_weights(question), strict=True):
             if not self.several:
                 weight = 100.0 if choice.get("correct") else 0.0
             writing.answer(element, choice, weight, None)
@@ -157,9 +155,10 @@ def weighted(choices: list[dict], weights: list[float], *, single: bool) -> Read
     With one answer to pick (single), the answer weighted 100 % is the correct
     one, and answers with partial credit count as wrong. With several to pick,
     Moodle adds up the weights; here a choice is correct when its weight is
-    above 0 and the question is right only when all of those are picked. That
-    loss is warned of, unless the weights are the ones this site writes (its own
-    export read back).
+    above 0. Weights of this site's all-or-nothing export (`multiple_weights`:
+    the correct share 100 %, each wrong -100 %) read back as all-or-nothing;
+    any others give partial credit (`partial_grade`), warned of unless they are
+    the ones it scores by (`partial_weights`: 50/50/-100, 50/50/-50/-50).
     """
     if len(weights) < 2:
         return Read(problem=gettext("a multiple-choice question needs at least two answers."))
@@ -183,24 +182,27 @@ def weighted(choices: list[dict], weights: list[float], *, single: bool) -> Read
     else:
         if not any(weight > 0 for weight in weights):
             return Read(problem=gettext("no answer has a weight above 0: none is right."))
-        message = gettext(
-            "partial credit is lost (weights %(weights)s): the answers weighted above 0 "
-            "are the correct choices, and the question is right only when all of them "
-            "and no other are picked."
-        )
         correct = [weight > 0 for weight in weights]
-        if not _scores_as_here(weights, correct):
-            warnings = (message % {"weights": _weights_text(weights)},)
         fields = {"kind": "multiple"}
+        if not _weights_match(weights, multiple_weights(correct)) or _weights_match(
+            weights, partial_weights(correct)
+        ):
+            fields["partial_credit"] = True
+            if not _weights_match(weights, partial_weights(correct)):
+                message = gettext(
+                    "the weights %(weights)s are read as partial credit by equal shares: "
+                    "each answer weighted above 0 is a correct choice worth its share, and "
+                    "each other answer picked takes its share away."
+                )
+                warnings = (message % {"weights": _weights_text(weights)},)
     for choice, is_correct in zip(choices, correct, strict=True):
         choice["correct"] = is_correct
     return Read(fields={**fields, "choices": choices}, warnings=warnings)
 
 
-def _scores_as_here(weights: list[float], correct: list[bool]) -> bool:
-    """Whether Moodle weights are the ones this site writes (`multiple_weights`), which lose
-    nothing read back: its own export, written to 5 decimals (33.33333)."""
-    ours = multiple_weights(correct)
+def _weights_match(weights: list[float], ours: list[float]) -> bool:
+    """Whether Moodle weights are the ones this site writes, which lose nothing read back:
+    its own export, written to 5 decimals (33.33333)."""
     return all(abs(weight - our) < 0.001 for weight, our in zip(weights, ours, strict=True))
 
 
@@ -210,12 +212,30 @@ def weight_text(weight: float) -> str:
 
 
 def multiple_weights(correct: list[bool]) -> list[float]:
-    """Moodle weights scoring like our multiple choice: all the correct ones and nothing else.
+    """Moodle weights for our all-or-nothing multiple choice, as near as Moodle's sums come.
 
-    The correct choices share 100 %; a wrong one takes all of it away.
+    The correct choices share 100 %; a wrong one takes all of it away. (Moodle still gives
+    a share for some of the correct choices and no wrong one.)
     """
     count = sum(correct) or 1
     return [100 / count if is_correct else -100.0 for is_correct in correct]
+
+
+def partial_weights(correct: list[bool]) -> list[float]:
+    """Moodle weights scoring as `partial_grade`: the correct choices share 100 %, the wrong
+    ones -100 %. With one wrong choice they are `multiple_weights`, which then reads back
+    as partial credit (as Moodle scores it)."""
+    right = sum(correct) or 1
+    wrong = len(correct) - sum(correct) or 1
+    return [100 / right if is_correct else -100 / wrong for is_correct in correct]
+
+
+def several_weights(question: dict) -> list[float]:
+    """The Moodle weights a quiz-file multiple-choice question is written with."""
+    correct = [bool(choice.get("correct")) for choice in question.get("choices", [])]
+    if question.get("partial_credit"):
+        return partial_weights(correct)
+    return multiple_weights(correct)
 
 
 def _weights_text(weights: list[float]) -> str:

@@ -12,7 +12,7 @@ def credit_from_is_correct(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('quizzes', '0013_numerical_tolerance_and_response'),
+        ('quizzes', '0014_choice_credit_and_longer_response'),
     ]
 
     operations = [
