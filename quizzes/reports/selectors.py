@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -674,6 +675,7 @@ class ReviewedQuestion:
     choices: tuple[ReviewedChoice, ...]  # In the order the attempt showed them.
     is_correct: bool | None  # None: not answered.
     response: str = ""  # A numerical answer's number, as the attempt's language writes it.
+    credit: Decimal | None = None  # The answer's (0 to 1); None: not answered.
 
 
 @dataclass(frozen=True)
@@ -701,14 +703,14 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
     attempt = Attempt.objects.filter(quiz=quiz, public_id=public_id).select_related("user").first()
     if attempt is None:
         return None
-    graded: dict[int, bool] = {}
+    graded: dict[int, Decimal] = {}
     responses: dict[int, str] = {}
     picked: dict[int, set[int]] = defaultdict(set)
     rows = attempt.answers.order_by().values_list(
-        "question_id", "is_correct", "response", "picks__choice"
+        "question_id", "credit", "response", "picks__choice"
     )
-    for question_id, is_correct, response, choice_id in rows:
-        graded[question_id] = is_correct
+    for question_id, credit, response, choice_id in rows:
+        graded[question_id] = credit
         responses[question_id] = response
         picked[question_id].add(choice_id)
     content = quiz_content(quiz_id=quiz.pk, updated_at=quiz.updated_at)
@@ -730,7 +732,8 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
                     )
                     for choice in choices_as_shown(content, question, attempt)
                 ),
-                is_correct=graded.get(question.pk),
+                is_correct=graded[question.pk] == 1 if question.pk in graded else None,
+                credit=graded.get(question.pk),
                 response=number_text(responses[question.pk]) if responses.get(question.pk) else "",
             )
             for number, question in enumerate(questions, 1)
