@@ -2,10 +2,11 @@
 
 Each function costs a fixed number of queries whatever the number of attempts:
 the database returns counts grouped by a handful of small keys (question,
-language, right or wrong, total score), and Python folds those few hundred
+language, credit, total score), and Python folds those few hundred
 rows into the statistics. Item statistics follow Moodle's quiz statistics
-report: facility, discrimination index (100 × the Pearson correlation of the
-item's score with the rest-of-test score) and discriminative efficiency
+report, on fractional scores: facility (the mean credit), discrimination index
+(100 × the Pearson correlation of the item's credit with the rest-of-test score,
+the attempt's score less that credit) and discriminative efficiency
 (that covariance as a share of the largest one the two distributions allow).
 """
 
