@@ -39,7 +39,7 @@ def too_few_choices(correct: list[bool]) -> list[str]:
 
 class ChoiceKind(Kind):
     """A question answered by picking among its choices: right when the picks are exactly
-    its correct choices."""
+    its correct choices; one wrong pick earns its choice's credit."""
 
     def form_field(self, choices) -> forms.Field:
         field = forms.TypedMultipleChoiceField if self.several else forms.TypedChoiceField
@@ -56,8 +56,14 @@ class ChoiceKind(Kind):
         return response is None and bool(picked) and (self.several or len(picked) == 1)
 
     def grade(self, question, picked: frozenset[int], response: str | None = None) -> float:
+        """1 for exactly the correct choices; else, for one pick, that choice's `credit` (a
+        near miss's share, 0 by default), else 0."""
         correct = {choice.pk for choice in question.choices if choice.is_correct}
-        return 1.0 if picked == correct else 0.0
+        if picked == correct:
+            return 1.0
+        if self.several or len(picked) != 1:
+            return 0.0
+        return next((float(c.credit) for c in question.choices if c.pk in picked), 0.0)
 
     def gift_claims(self, answers: str) -> bool:
         return "~" in answers
@@ -95,6 +101,8 @@ class ChoiceKind(Kind):
                 mark = f"~%{weight_text(weight)}%"
             elif choice.get("correct"):
                 mark = "="
+            elif _credit(choice):
+                mark = f"~%{weight_text(100 * _credit(choice))}%"
             else:
                 # A wrong answer's text that starts like a weight keeps its % with a 0 weight.
                 mark = "~%0%" if GIFT_WEIGHT.match(text) else "~"
@@ -137,8 +145,13 @@ class ChoiceKind(Kind):
         ET.SubElement(element, "answernumbering").text = "abc"
         for choice, weight in zip(choices, several_weights(question), strict=True):
             if not self.several:
-                weight = 100.0 if choice.get("correct") else 0.0
+                weight = 100.0 if choice.get("correct") else 100 * _credit(choice)
             writing.answer(element, choice, weight, None)
+
+
+def _credit(choice: dict) -> float:
+    """A quiz-file choice's credit (a plain decimal, "0.5"), 0 when it has none."""
+    return float(choice.get("credit") or 0)
 
 
 def _moodle_shuffles(element: ET.Element) -> bool:
@@ -153,7 +166,8 @@ def weighted(choices: list[dict], weights: list[float], *, single: bool) -> Read
     """A Moodle multiple-choice question's choices, from its answers' weights (percent).
 
     With one answer to pick (single), the answer weighted 100 % is the correct
-    one, and answers with partial credit count as wrong. With several to pick,
+    one, an answer weighted between 0 and 100 % a near miss with that `credit`
+    (50 %: 0.5), and one weighted below 0 counts as wrong (a warning says so). With several to pick,
     Moodle adds up the weights; here a choice is correct when its weight is
     above 0. Weights of this site's all-or-nothing export (`multiple_weights`:
     the correct share 100 %, each wrong -100 %) read back as all-or-nothing;
@@ -171,13 +185,16 @@ def weighted(choices: list[dict], weights: list[float], *, single: bool) -> Read
             return Read(problem=message)
         if 100.0 not in weights:
             return Read(problem=gettext("no answer has full marks (weight 100): none is right."))
-        partial = [weight for weight in weights if weight not in (0.0, 100.0)]
-        if partial:
+        negative = [weight for weight in weights if weight < 0]
+        if negative:
             message = gettext(
-                "partial credit is lost: the answers weighted %(weights)s count as wrong."
+                "a penalty is lost: the answers weighted %(weights)s count as wrong (0)."
             )
-            warnings = (message % {"weights": _weights_text(partial)},)
+            warnings = (message % {"weights": _weights_text(negative)},)
         correct = [weight == 100.0 for weight in weights]
+        for choice, weight in zip(choices, weights, strict=True):
+            if 0 < weight < 100:  # A near miss: its share of the marks.
+                choice["credit"] = weight_text(weight / 100)
         fields = {}
     else:
         if not any(weight > 0 for weight in weights):

@@ -387,7 +387,8 @@ def _count(rows: models.QuerySet, group: str) -> Coalesce:
 
 def _picks_credit() -> Case:
     """An answer by picks' credit, in SQL, as its kind's `grade` gives it: 1 when it picked
-    every correct choice and no other, else 0; and for a question that several picks answer
+    every correct choice and no other, else the credit of its one pick for a kind of one
+    pick (a near miss's share, 0 by default), else 0; and for a question that several picks answer
     with partial credit (multiple choice), the share of the correct choices it picked less
     the share of the wrong ones, never below 0 (`quizzes/kinds/choices.py: partial_grade`),
     rounded as Answer.credit keeps it."""
@@ -412,9 +413,14 @@ def _picks_credit() -> Case:
             )
         )
     )
+    one_pick = [name for name, kind in kinds.KINDS.items() if kind.by_picks and not kind.several]
+    near_miss = Choice.objects.filter(pk=OuterRef("choice"), question__kind__in=one_pick)
     return Case(
         When(partial_credit, then=Round(Cast(partial, credit_field), CREDIT_PLACES)),
-        When(Q(picked_wrong) | Q(missed_correct), then=Value(Decimal(0))),
+        When(
+            Q(picked_wrong) | Q(missed_correct),
+            then=Coalesce(Subquery(near_miss.values("credit")), Value(Decimal(0))),
+        ),
         default=Value(Decimal(1)),
         output_field=credit_field,
     )

@@ -177,16 +177,24 @@ def test_questions_before_any_category_go_to_a_default_quiz():
     ]
 
 
-def test_single_choice_with_partial_credit_keeps_the_full_answer():
-    parsed = gift_parse("Q?{=a ~%50%b ~c}", language="en")
-    assert parsed.quizzes[0]["questions"][0]["choices"] == [
+def test_single_choice_with_partial_credit_keeps_each_answer_s_share():
+    parsed = gift_parse("Q?{=a ~%50%b ~c ~%-25%d}", language="en")
+    question = parsed.quizzes[0]["questions"][0]
+    assert question["choices"] == [
         choice("a", True),
-        choice("b"),
+        {**choice("b"), "credit": "0.5"},
         choice("c"),
+        choice("d"),
     ]
     assert parsed.warnings == [
-        ("line 1", "partial credit is lost: the answers weighted 50% count as wrong.")
+        ("line 1", "a penalty is lost: the answers weighted -25% count as wrong (0).")
     ]
+    text = gift_export({"slug": "q", "title": {"en": "Q"}, "questions": [question]}, language="en")
+    assert "\t~%50%b\n" in text
+    assert (
+        gift_parse(text, language="en").quizzes[0]["questions"][0]["choices"]
+        == (question["choices"])
+    )
 
 
 @pytest.mark.parametrize(
@@ -331,12 +339,8 @@ def test_moodle_documented_examples():
     # Missing word, as Moodle reads it: the blank where the answers were.
     assert questions[7]["prompt"] == {"en": "Jesus Christ was from \\_\\_\\_\\_\\_."}
     assert [item["correct"] for item in questions[7]["choices"]] == [False, False, False, True]
-    assert parsed.warnings == [
-        (
-            "line 55 (“Jesus' hometown”)",
-            "partial credit is lost: the answers weighted 25%, 50% count as wrong.",
-        )
-    ]
+    assert [item.get("credit") for item in questions[7]["choices"]] == [None, "0.25", "0.5", None]
+    assert parsed.warnings == []
 
 
 QUIZ = {

@@ -208,19 +208,20 @@ def test_true_false_needs_its_two_answers():
     ]
 
 
-def test_single_choice_with_partial_credit_keeps_the_full_answer():
+def test_single_choice_with_partial_credit_keeps_each_answer_s_share():
     body = (
         '<answer fraction="100.0000000"><text>a</text></answer>'
         '<answer fraction="33.33333"><text>b</text></answer>'
     )
     parsed = moodle_xml_parse(question_xml(body), language="en")
-    assert parsed.quizzes[0]["questions"][0]["choices"] == [choice("a", True), choice("b")]
-    assert parsed.warnings == [
-        (
-            "question 1 (“Q”)",
-            "partial credit is lost: the answers weighted 33.33333% count as wrong.",
-        )
-    ]
+    question = parsed.quizzes[0]["questions"][0]
+    assert question["choices"] == [choice("a", True), {**choice("b"), "credit": "0.33333"}]
+    assert parsed.warnings == []
+    content = moodle_xml_export(
+        {"slug": "q", "title": {"en": "Q"}, "questions": [question]}, language="en", images={}
+    )
+    assert '<answer fraction="33.333" format="markdown">' in content.decode()
+    assert moodle_xml_parse(content, language="en").quizzes[0]["questions"][0] == question
 
 
 QUIZ = {

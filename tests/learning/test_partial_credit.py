@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from quizzes.kinds.choices import partial_grade
-from quizzes.learning.services import answer_record, answers_regrade, attempt_start
+from quizzes.learning.services import Regraded, answer_record, answers_regrade, attempt_start
 from quizzes.models import Answer, Attempt, Choice
 from quizzes.reports import selectors as reports
 from tests.factories import (
@@ -237,23 +237,45 @@ def test_regrading_gives_the_credits_of_the_choices_as_they_are_now(reported):
     assert answers_regrade(quiz=reported).answers == 0
 
 
+def test_a_near_miss_in_a_single_choice_question_earns_its_choice_s_credit(client, db):
+    quiz = make_quiz(questions=1)
+    near = choice_of(quiz, 1, correct=False)
+    Choice.objects.filter(pk=near.pk).update(credit=Decimal("0.25"))
+    attempt = start(client, quiz)
+    answer(client, attempt, 1, near)
+    attempt.refresh_from_db()
+    assert (attempt.answers.get().credit, attempt.score) == (Decimal("0.25"), Decimal("0.25"))
+    page = client.get(results_url(attempt)).content.decode()
+    assert '0.25 / 1 <span class="percent">(25%)</span>' in page
+    assert "Partly right (25%)" in page
+    Choice.objects.filter(pk=near.pk).update(credit=Decimal("0.5"))
+    assert answers_regrade(quiz=quiz) == Regraded(answers=1, attempts=1)
+    attempt.refresh_from_db()
+    assert attempt.score == HALF
+
+
 def test_regrading_in_sql_gives_what_the_kind_grades(db):
     """The regrade's SQL and the kind's `grade` agree on random picks of random questions."""
     rng = random.Random(24)
-    quiz = make_quiz(questions=6, choices=5)
+    quiz = make_quiz(questions=9, choices=5)
     for question in quiz.questions.all():
-        question.kind = "multiple"
-        question.partial_credit = question.position % 3 != 0
+        several = question.position % 3 != 0  # Questions 3, 6 and 9: single choice.
+        question.kind = "multiple" if several else "single"
+        question.partial_credit = several and question.position % 2 == 1
         question.save()
         for choice in question.choices.all():
-            choice.is_correct = choice.position == 1 or rng.random() < 0.4
+            choice.is_correct = choice.position == 1 or (several and rng.random() < 0.4)
+            choice.credit = Decimal(rng.choice(["0", "0.25", "0.33333", "0.5"]))
             choice.save()
     content = content_of(quiz)
     for number in range(12):
         attempt = attempt_start(quiz=content, user=User.objects.create_user(f"u{number}"))
         for question in content.questions:
             picks = tuple(c for c in question.choices if rng.random() < 0.5) or question.choices[:1]
+            if not question.type.several:
+                picks = (rng.choice(question.choices),)
             answer_record(attempt=attempt, quiz=content, question=question, choices=picks)
+    assert Answer.objects.filter(credit__gt=0, credit__lt=1, question__kind="single").exists()
     recorded = dict(Answer.objects.values_list("pk", "credit"))
     Answer.objects.update(credit=Decimal("0.12345"), is_correct=False)
     answers_regrade(quiz=quiz)
