@@ -167,9 +167,9 @@ def weighted(choices: list[dict], weights: list[float], *, single: bool) -> Read
 
     With one answer to pick (single), the answer weighted 100 % is the correct
     one, an answer weighted between 0 and 100 % a near miss with that `credit`
-    (50 %: 0.5), and one weighted below 0 counts as wrong (a warning says so). With several to pick,
-    Moodle adds up the weights; here a choice is correct when its weight is
-    above 0. Weights of this site's all-or-nothing export (`multiple_weights`:
+    (50 %: 0.5), and one weighted below 0 counts as wrong (a warning says so).
+    With several to pick, Moodle adds up the weights; here a choice is correct
+    when its weight is above 0. Weights of this site's all-or-nothing export (`multiple_weights`:
     the correct share 100 %, each wrong -100 %) read back as all-or-nothing;
     any others give partial credit (`partial_grade`), warned of unless they are
     the ones it scores by (`partial_weights`: 50/50/-100, 50/50/-50/-50).

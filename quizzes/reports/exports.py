@@ -7,6 +7,7 @@ streamed after the view has returned, when the request's language is no longer a
 import csv
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
+from functools import lru_cache
 from itertools import groupby
 from operator import attrgetter
 
@@ -28,10 +29,17 @@ def _cell(value):
     if isinstance(value, float):
         return round(value, 3)
     if isinstance(value, Decimal):
-        return f"{value.normalize():f}"
+        return _plain(value)
     if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
         return f"'{value}"
     return value
+
+
+@lru_cache(maxsize=4096)
+def _plain(value: Decimal) -> str:
+    """A Decimal as a plain decimal; cached, as a CSV repeats a few credits and scores many
+    times (a row per attempt, a credit per answer)."""
+    return f"{value.normalize():f}"
 
 
 class _Echo:
