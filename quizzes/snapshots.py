@@ -303,6 +303,7 @@ class QuestionContent:
     grading: str = kinds.Grading.ALL  # An ordering question's (Question.grading).
     case_sensitive: bool = False  # A short answer's options (Question.case_sensitive…).
     ignore_accents: bool = False
+    partial_credit: bool = False  # Multiple choice: each pick earns or costs a share.
 
     @property
     def type(self) -> kinds.Kind:
@@ -388,6 +389,7 @@ def _read(quiz_id: int) -> QuizContent:
                     "grading",
                     "case_sensitive",
                     "ignore_accents",
+                    "partial_credit",
                 ),
                 **_texts(question),
                 heading=Text.heading_of(question, "prompt"),

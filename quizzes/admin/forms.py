@@ -11,8 +11,16 @@ from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils.translation import gettext
 
+from quizzes import kinds
 from quizzes.kinds import Grading
-from quizzes.models import Choice, Question, Quiz, edited_choice, translated_fields
+from quizzes.models import (
+    PARTIAL_CREDIT_ONLY_SEVERAL,
+    Choice,
+    Question,
+    Quiz,
+    edited_choice,
+    translated_fields,
+)
 from quizzes.snapshots import (
     markdown_lengths,
     quiz_length_problems,
@@ -62,6 +70,9 @@ class QuestionForm(ContentForm):
         quiz = cleaned_data.get("quiz")
         if "position" in self.fields and cleaned_data.get("position") is None and quiz:
             cleaned_data["position"] = self.instance.position = quiz.questions.next_position()
+        kind = cleaned_data.get("kind")
+        if cleaned_data.get("partial_credit") and kind and not kinds.get(kind).several:
+            self.add_error("partial_credit", PARTIAL_CREDIT_ONLY_SEVERAL)
         return cleaned_data
 
 

@@ -69,6 +69,7 @@ class QuestionAdmin(
         "grading",
         "case_sensitive",
         "ignore_accents",
+        "partial_credit",
         "prompt",
         "explanation",
         "guide_url",

@@ -985,6 +985,7 @@ def _question_replace(item: dict, target: dict, language: str) -> None:
         "grading",
         "case_sensitive",
         "ignore_accents",
+        "partial_credit",
         "name",
     ):
         if name in item:

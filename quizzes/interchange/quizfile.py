@@ -23,6 +23,7 @@ from quizzes.kinds.numerical import plain
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import STORAGE_IMAGE_DIR, ImageError, image_check, name_of_url
 from quizzes.models import (
+    PARTIAL_CREDIT_ONLY_SEVERAL,
     Choice,
     Level,
     Question,
@@ -220,6 +221,7 @@ QUESTION_KEYS = {
     "grading",
     "case_sensitive",
     "ignore_accents",
+    "partial_credit",
     "prompt",
     "explanation",
     "guide_url",
@@ -446,6 +448,7 @@ def _quiz_parse(
             "grading": check.typed(item, "grading", question_place, str, kinds.Grading.ALL),
             "case_sensitive": check.typed(item, "case_sensitive", question_place, bool, False),
             "ignore_accents": check.typed(item, "ignore_accents", question_place, bool, False),
+            "partial_credit": check.typed(item, "partial_credit", question_place, bool, False),
         }
         key = keys[number - 1]
         question = Question(position=position, key=key or "-", **question_fields)
@@ -477,6 +480,8 @@ def _quiz_parse(
         edited = [edited_choice(choice) for _position, choice in choices]
         for problem in [*kind.problems(correct), *kind.value_problems(edited)] if kind else ():
             check.error(question_place, problem)
+        if kind and question_fields["partial_credit"] and not kind.several:
+            check.error(question_place, str(PARTIAL_CREDIT_ONLY_SEVERAL))
         questions.append(_QuestionData(position, question_fields, choices, key))
     lengths = markdown_lengths(Quiz, fields)
     for question in questions:
@@ -544,6 +549,8 @@ def quiz_export(*, quiz: Quiz) -> dict:
         for option in ("case_sensitive", "ignore_accents"):
             if getattr(question, option):
                 item[option] = True
+        if question.partial_credit:
+            item["partial_credit"] = True
         item |= _texts_export(question)
         choices = []
         for choice_number, choice in enumerate(question.choices.all(), 1):
