@@ -13,6 +13,7 @@ last released in 2017, and its forks) are not kept up.
 import re
 from dataclasses import dataclass, field
 
+from django.utils import translation
 from django.utils.translation import gettext
 
 from quizzes import kinds
@@ -291,6 +292,18 @@ class _Writing:
         return _text(self.plain(value))
 
 
+def _left_out(question: dict, name: str | None, language: str) -> str:
+    """The comment a question GIFT can't hold (calculated) is written as, in its place:
+    named by its name, key or its prompt's first line."""
+    name = name or common.text_in(question.get("prompt"), language).strip().split("\n")[0][:80]
+    with translation.override(language):
+        kind = kinds.get(question["kind"]).label
+        message = gettext(
+            "Left out: “%(name)s”, a question of kind “%(kind)s”, which GIFT can’t hold."
+        )
+        return message % {"name": " ".join(str(name).split()), "kind": kind}
+
+
 def gift_export(data: dict, *, language: str) -> str:
     """A quiz-file dict as GIFT, its texts in `language`: reading it back gives the same
     questions (prompts, explanations, choices, which are correct, feedback, kinds).
@@ -299,13 +312,17 @@ def gift_export(data: dict, *, language: str) -> str:
     guide paths, the questions' guide URLs, and the other languages. The quiz's
     Moodle category (else its title) becomes the category, a question's name (else its
     key) its ::title::. A true-or-false question whose choices are not
-    named True and False in `language` is written as a single-choice one.
+    named True and False in `language` is written as a single-choice one. A calculated
+    question, which GIFT has no place for, is left out, a comment naming it in its place.
     """
     common.language_check(language)
     lines = [f"$CATEGORY: {_escape(common.category_path(data, language))}", ""]
     writing = _Writing(language)
     for question in data.get("questions", []):
         name = question.get("name") or question.get("key")
+        if not kinds.get(question.get("kind", kinds.DEFAULT)).in_gift:
+            lines += [f"// {_left_out(question, name, language)}", ""]
+            continue
         prompt = f"::{_escape(name)}::" if name else ""
         prompt += "[markdown]" + _escape(common.text_in(question.get("prompt"), language))
         explanation = common.text_in(question.get("explanation"), language)

@@ -979,7 +979,7 @@ def _question_replace(item: dict, target: dict, language: str) -> None:
     """A question of the site (`target`, a quiz-file dict) as the default-language file's
     `item` says: its kind, name, choice order, texts in that language and choices; the
     other languages' texts of its choices are kept when the number of choices is the same."""
-    for name in ("kind", "keep_choice_order", "name"):
+    for name in ("kind", "keep_choice_order", "name", "variables"):
         if name in item:
             target[name] = item[name]
         else:

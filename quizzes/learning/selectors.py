@@ -27,6 +27,7 @@ from quizzes.snapshots import (
     QuestionContent,
     QuizContent,
     choices_as_shown,
+    drawn,
     quiz_content,
 )
 
@@ -136,7 +137,7 @@ def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
     return tuple(
         Step(
             number,
-            question,
+            drawn(question, attempt),
             Recorded(graded[question.pk], frozenset(picked[question.pk]), responses[question.pk])
             if question.pk in graded
             else None,

@@ -52,7 +52,7 @@ from quizzes.models import (
     Question,
     Quiz,
 )
-from quizzes.snapshots import Text, choices_as_shown, quiz_content
+from quizzes.snapshots import Text, choices_as_shown, drawn, quiz_content
 
 # Thresholds for the flags, from the issue (and Moodle's guidance).
 EASY_ABOVE = 0.9
@@ -690,6 +690,7 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
     questions = content.questions_among(attempt.question_ids)
     if attempt.completed_at is not None:
         questions = tuple(question for question in questions if question.pk in graded)
+    questions = tuple(drawn(question, attempt) for question in questions)
     with translation.override(attempt.language):
         reviewed = tuple(
             ReviewedQuestion(
