@@ -354,6 +354,7 @@ def _formula(texts: dict[str, str]) -> str:
 class Calculated(Numerical):
     name = "calculated"
     label = _("Calculated")
+    review_template = "quizzes/_calculated_review.html"  # The values drawn, then as numerical.
     moodle_type = "calculatedsimple"
     moodle_also_reads = ("calculated",)  # Its datasets private (shared ones are not kept).
 
