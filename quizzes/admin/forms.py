@@ -11,6 +11,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils.translation import gettext
 
+from quizzes import kinds
+from quizzes.kinds import calculated
 from quizzes.models import Choice, Question, Quiz, edited_choice, translated_fields
 from quizzes.snapshots import (
     markdown_lengths,
@@ -50,6 +52,20 @@ class QuestionForm(ContentForm):
             )
         if "key" in self.fields:
             self.fields["key"].required = False
+
+    def clean_variables(self):
+        """A calculated question's variables, kept as `Question.variables` keeps them (the
+        formulas are checked with the choices, ChoiceInlineFormSet)."""
+        raw = self.cleaned_data.get("variables")
+        kind = kinds.KINDS.get(self.cleaned_data.get("kind") or "")
+        if raw in (None, "", []):
+            return []
+        if kind is not None and not kind.has_variables:
+            raise ValidationError(gettext("Only calculated questions have variables."))
+        variables, problems = calculated.parse_variables(raw)
+        if problems:
+            raise ValidationError(problems)
+        return calculated.stored_variables(variables)
 
     def clean(self):
         cleaned_data = super().clean()
@@ -164,10 +180,13 @@ class ChoiceInlineFormSet(PositionsFormSet):
             return
         self._lengths_check()
         kind, kept = self.instance.type, self._remaining_forms()
+        edited = [edited_choice(form.cleaned_data) for form in kept]
         problems = [
             *kind.problems([form.cleaned_data.get("is_correct", False) for form in kept]),
-            *kind.value_problems([edited_choice(form.cleaned_data) for form in kept]),
+            *kind.value_problems(edited),
         ]
+        if not problems:
+            problems = kind.variable_problems(self.instance.variables, edited)
         if problems:
             raise ValidationError(problems)
 

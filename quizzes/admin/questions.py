@@ -65,6 +65,7 @@ class QuestionAdmin(
         "quiz",
         "position",
         "kind",
+        "variables",
         "keep_choice_order",
         "prompt",
         "explanation",
@@ -102,8 +103,10 @@ class QuestionAdmin(
         }
         if form.instance.type.by_picks:
             graded = {"is_correct"}
-        regrade_needed = change and any(
-            graded & set(choice_form.changed_data) for choice_form in formset.forms
+        variables_changed = "variables" in form.changed_data
+        regrade_needed = change and (
+            variables_changed
+            or any(graded & set(choice_form.changed_data) for choice_form in formset.forms)
         )
         super().save_formset(request, form, formset, change)
         answers = form.instance.answers.count() if regrade_needed else 0

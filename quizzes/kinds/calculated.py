@@ -131,7 +131,7 @@ def _variable(item) -> Variable:
     name = item.get("name")
     if not isinstance(name, str) or not _NAME.fullmatch(name) or name in _FUNCTIONS:
         raise ValueError(
-            gettext("its name must be letters, digits and _ (30 at most), not a function's.")
+            gettext("its name must be letters, digits and _ (30 at most), not a function’s.")
         )
     unknown = set(item) - {"name", "min", "max", "step", "values"}
     if unknown:
@@ -340,13 +340,13 @@ def drawn_values(variables, choices: Iterable, seed: str) -> tuple[dict, dict]:
     results = {}
     for choice in choices:
         try:
-            results[choice.pk] = evaluate(_formula(dict(choice.text.by_language)), values)
+            results[choice.pk] = evaluate(formula_of(dict(choice.text.by_language)), values)
         except FormulaError:
             results[choice.pk] = None
     return values, results
 
 
-def _formula(texts: dict[str, str]) -> str:
+def formula_of(texts: dict[str, str]) -> str:
     """A choice's formula: the same in every language it is written in (the first)."""
     return next((text for text in texts.values() if text and text.strip()), "")
 
@@ -380,7 +380,7 @@ class Calculated(Numerical):
             return found
         if not parsed:
             return [gettext("declare at least one variable.")]
-        formulas = [(number, _formula(choice.texts)) for number, choice in enumerate(choices, 1)]
+        formulas = [(number, formula_of(choice.texts)) for number, choice in enumerate(choices, 1)]
         formulas = [(number, formula) for number, formula in formulas if formula]
         declared = {variable.name for variable in parsed}
         for number, formula in formulas:
@@ -466,7 +466,7 @@ class Calculated(Numerical):
         parsed, _problems = parse_variables(question.get("variables"))
         names = "|".join(re.escape(variable.name) for variable in parsed) or "(?!)"
         for choice in question.get("choices", []):
-            formula = re.sub(rf"\b({names})\b", r"{\1}", _formula(choice.get("text") or {}))
+            formula = re.sub(rf"\b({names})\b", r"{\1}", formula_of(choice.get("text") or {}))
             written = {**choice, "text": {writing.language: formula}}
             writing.answer(element, written, 100.0 if choice.get("correct") else 0.0, None)
             answer = element.findall("answer")[-1]
