@@ -112,7 +112,6 @@ def test_types_this_site_lacks_are_refused_one_message_each():
     ("moodle_type", "named"),
     [
         ("ordering", "an ordering question (Moodle type “ordering”)"),
-        ("calculated", "a calculated question (Moodle type “calculated”)"),
         ("calculatedmulti", "a calculated multichoice question (Moodle type “calculatedmulti”)"),
         ("gapselect", "a select missing words question (Moodle type “gapselect”)"),
         ("multianswer", "an embedded answers (cloze) question (Moodle type “multianswer”)"),
