@@ -122,7 +122,7 @@ def parse_variables(raw) -> tuple[tuple[Variable, ...], list[str]]:
             problems.append(message % {"name": variable.name})
         names.add(variable.name)
         found.append(variable)
-    return tuple(found), problems
+    return (() if problems else tuple(found)), problems
 
 
 def _variable(item) -> Variable:
