@@ -4,7 +4,7 @@ from collections.abc import Collection
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connections, models, transaction
 from django.db.models import Case, IntegerField, Max, OuterRef, Q, Subquery, Sum, Value, When
 from django.db.models.functions import Coalesce
@@ -434,6 +434,15 @@ class Choice(_Ordered):
         default=0,
         help_text=_("Numerical questions: an answer this far from the value matches it."),
     )
+    # The share of the marks an answer matching a not-correct choice earns: a near miss.
+    credit = models.DecimalField(
+        _("credit"),
+        max_digits=6,
+        decimal_places=5,
+        default=0,
+        validators=[MinValueValidator(0), MaxValueValidator(1)],
+        help_text=_("A wrong answer's share of the marks, from 0 to 1 (0.5: half)."),
+    )
 
     objects = ChoiceQuerySet.as_manager()
 
@@ -441,7 +450,10 @@ class Choice(_Ordered):
         verbose_name = _("choice")
         verbose_name_plural = _("choices")
         constraints = [
-            _Ordered.unique_position_in("question", "choice_position_unique_in_question")
+            _Ordered.unique_position_in("question", "choice_position_unique_in_question"),
+            models.CheckConstraint(
+                condition=Q(credit__gte=0, credit__lte=1), name="choice_credit_a_share"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -589,9 +601,10 @@ class Answer(models.Model):
         related_name="+",
         verbose_name=_("chosen choice"),
     )
-    # What a numerical answer read, as a plain decimal ("1024", "0.001"); its choice and
-    # pick are the first choice it matches, if any. Empty for an answer by picks.
-    response = models.CharField(_("response"), max_length=80, blank=True, default="")
+    # What an answer not made of picks holds (`Kind.response`): a numerical answer's number
+    # as a plain decimal ("1024", "0.001"), its choice and pick being the first choice it
+    # matches, if any. Empty for an answer by picks.
+    response = models.CharField(_("response"), max_length=2000, blank=True, default="")
     is_correct = models.BooleanField(_("correct"))
     answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
 

@@ -301,6 +301,7 @@ class ChoiceContent:
     position: int
     is_correct: bool
     tolerance: Decimal  # A numerical question's value is its text, give or take this.
+    credit: Decimal  # The share of the marks a not-correct choice earns (a near miss).
     text: Text
     feedback: Text
 
@@ -438,7 +439,13 @@ def _read(quiz_id: int) -> QuizContent:
                 choices=tuple(
                     ChoiceContent(
                         **_columns(
-                            choice, "pk", "question_id", "position", "is_correct", "tolerance"
+                            choice,
+                            "pk",
+                            "question_id",
+                            "position",
+                            "is_correct",
+                            "tolerance",
+                            "credit",
                         ),
                         **_texts(choice),
                     )

@@ -89,20 +89,27 @@ class PositionForm(ContentForm):
 
 
 class ChoiceForm(PositionForm):
-    """A choice of the question inline: its tolerance, a numerical question's, may be left
-    empty (0) and is written as the editor's language writes numbers (0,5 in French)."""
+    """A choice of the question inline: its tolerance (a numerical question's) and its credit
+    may be left empty (0) and are written as the editor's language writes numbers (0,5 in
+    French)."""
+
+    NUMBERS = ("tolerance", "credit")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if "tolerance" in self.fields:
-            self.fields["tolerance"].required = False
-            self.fields["tolerance"].localize = True
-            # A number input takes only "0.5": the editor writes it as their language does.
-            self.fields["tolerance"].widget = forms.TextInput(attrs={"inputmode": "decimal"})
-            self.fields["tolerance"].widget.is_localized = True
+        for name in self.NUMBERS:
+            if name in self.fields:
+                self.fields[name].required = False
+                self.fields[name].localize = True
+                # A number input takes only "0.5": the editor writes it as their language does.
+                self.fields[name].widget = forms.TextInput(attrs={"inputmode": "decimal"})
+                self.fields[name].widget.is_localized = True
 
     def clean_tolerance(self):
         return self.cleaned_data.get("tolerance") or Decimal(0)
+
+    def clean_credit(self):
+        return self.cleaned_data.get("credit") or Decimal(0)
 
 
 class PositionsFormSet(CustomInlineFormSetMixin, forms.BaseInlineFormSet):

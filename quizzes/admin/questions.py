@@ -38,7 +38,7 @@ class ChoiceInline(SortableInlineMixin, SortableInlineAdminMixin, TranslationTab
     model = Choice
     form = ChoiceForm
     formset = ChoiceInlineFormSet
-    fields = ("position", "text", "tolerance", "is_correct", "feedback")
+    fields = ("position", "text", "tolerance", "is_correct", "credit", "feedback")
     extra = 2
     # The text too is a box that wraps (a choice holds 500 characters).
     formfield_overrides = {
@@ -99,10 +99,11 @@ class QuestionAdmin(
         graded = {
             "is_correct",
             "tolerance",
+            "credit",
             *(f"text_{code}" for code, _name in settings.LANGUAGES),
         }
         if form.instance.type.by_picks:
-            graded = {"is_correct"}
+            graded = {"is_correct", "credit"}
         variables_changed = "variables" in form.changed_data
         regrade_needed = change and (
             variables_changed

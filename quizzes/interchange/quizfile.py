@@ -224,7 +224,7 @@ QUESTION_KEYS = {
     "variables",
     "choices",
 }
-CHOICE_KEYS = {"position", "text", "correct", "feedback", "tolerance"}
+CHOICE_KEYS = {"position", "text", "correct", "feedback", "tolerance", "credit"}
 GUIDE_PATH_KEYS = {"slug", "title", "summary", "url", "position", "is_published"}
 
 
@@ -277,19 +277,21 @@ class _FileChecker:
             self.error(place, problem)
         return calculated.stored_variables(parsed) if not problems else []
 
-    def tolerance(self, data: dict, place: str) -> Decimal:
-        """A numerical choice's tolerance: a number (0.5) or a text of one ("0.5", "1e-3")."""
-        value = data.get("tolerance", 0)
+    def number(self, data: dict, key: str, place: str) -> Decimal:
+        """A choice's tolerance or credit: a number (0.5) or a text of one ("0.5", "1e-3");
+        0 when not given (the model checks its range)."""
+        value = data.get(key, 0)
         try:
             if isinstance(value, bool) or not isinstance(value, int | float | str):
                 raise InvalidOperation
-            tolerance = Decimal(str(value).strip())
-            if not tolerance.is_finite():
+            number = Decimal(str(value).strip())
+            if not number.is_finite():
                 raise InvalidOperation
         except InvalidOperation:
-            self.error(place, gettext("tolerance must be a number, such as 0.5."))
+            message = gettext("%(field)s must be a number, such as 0.5.") % {"field": key}
+            self.error(place, message)
             return Decimal(0)
-        return tolerance
+        return number
 
     def items(self, data: dict, key: str, place: str) -> list:
         value = data.get(key, [])
@@ -474,7 +476,8 @@ def _quiz_parse(
                 **check.texts(choice_item, "text", choice_place, required=True),
                 **check.texts(choice_item, "feedback", choice_place, required=False),
                 "is_correct": check.typed(choice_item, "correct", choice_place, bool, False),
-                "tolerance": check.tolerance(choice_item, choice_place),
+                "tolerance": check.number(choice_item, "tolerance", choice_place),
+                "credit": check.number(choice_item, "credit", choice_place),
             }
             choice = Choice(position=choice_position, **choice_fields)
             check.model(choice, choice_place, ["question"])
@@ -577,6 +580,8 @@ def quiz_export(*, quiz: Quiz) -> dict:
             choice_item["correct"] = choice.is_correct
             if choice.tolerance:
                 choice_item["tolerance"] = plain(choice.tolerance)
+            if choice.credit:
+                choice_item["credit"] = plain(choice.credit)
             choices.append(choice_item)
         item["choices"] = choices
         questions.append(item)

@@ -5,8 +5,8 @@ A choice's value is its text, a number as its language writes it ("1024", "1 024
 French), the same number in every language that has one. An answer matches the first
 choice, in order, that it is within the tolerance of; it is right when that choice is
 correct. A wrong value with feedback is a known mistake ("32: the accumulation steps are
-left out"), an answer that matches none is wrong with no feedback. Credit is all or
-nothing: a matching choice gives full marks when correct, none otherwise.
+left out"), an answer that matches none is wrong with no feedback. A matching choice gives
+full marks when correct, its `credit` (a near miss's share, 0 by default) otherwise.
 
 `read_number` reads what a learner or an editor typed as their language writes numbers,
 and refuses, with a message saying why, what it can't read rightly: never a silent 0.
@@ -194,8 +194,10 @@ class Numerical(Kind):
         return picked == (frozenset() if match is None else frozenset({match.pk}))
 
     def grade(self, question, picked: frozenset[int], response: str | None = None) -> float:
-        correct = {choice.pk for choice in question.choices if choice.is_correct}
-        return 1.0 if picked & correct else 0.0
+        matched = [choice for choice in question.choices if choice.pk in picked]
+        if not matched:
+            return 0.0
+        return 1.0 if matched[0].is_correct else float(matched[0].credit)
 
     def gift_claims(self, answers: str) -> bool:
         return answers.startswith("#")

@@ -437,5 +437,6 @@ def _regraded_choice(choice: Choice) -> SimpleNamespace:
         pk=choice.pk,
         is_correct=choice.is_correct,
         tolerance=choice.tolerance,
+        credit=choice.credit,
         text=Text.of(choice, "text"),
     )

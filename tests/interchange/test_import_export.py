@@ -112,18 +112,19 @@ def test_a_question_keeping_its_choice_order_round_trips_through_the_quiz_file(g
 def test_a_numerical_question_round_trips_with_its_values_and_tolerances(guide):
     quiz = make_quiz(questions=2, guide=guide)
     question = make_numerical(quiz, 1)
-    question.choices.filter(position=2).update(tolerance=Decimal("0.25"))
+    question.choices.filter(position=2).update(tolerance=Decimal("0.25"), credit=Decimal("0.5"))
     exported = quiz_export(quiz=quiz)
     item = exported["questions"][0]
     assert item["kind"] == "numerical"
-    assert [(c["text"], c.get("tolerance")) for c in item["choices"]] == [
-        ({"en": "1024", "fr": "1 024"}, None),  # 0, the default, is not written.
-        ({"en": "32", "fr": "32"}, "0.25"),
+    assert [(c["text"], c.get("tolerance"), c.get("credit")) for c in item["choices"]] == [
+        ({"en": "1024", "fr": "1 024"}, None, None),  # 0, the default, is not written.
+        ({"en": "32", "fr": "32"}, "0.25", "0.5"),
     ]
     Quiz.objects.all().delete()
     quiz_import(data=quiz_file_read(content=quiz_file_dump(exported).encode()))
     assert quiz_export(quiz=Quiz.objects.get()) == exported
-    assert Choice.objects.get(position=2, question__kind="numerical").tolerance == Decimal("0.25")
+    kept = Choice.objects.get(position=2, question__kind="numerical")
+    assert (kept.tolerance, kept.credit) == (Decimal("0.25"), Decimal("0.5"))
 
 
 @pytest.mark.parametrize(
@@ -132,6 +133,10 @@ def test_a_numerical_question_round_trips_with_its_values_and_tolerances(guide):
         ({"text": "many", "correct": True}, "“many” is not a number"),
         ({"text": "1024", "correct": True, "tolerance": "wide"}, "tolerance must be a number"),
         ({"text": "1024", "correct": True, "tolerance": -1}, "tolerance must be 0 or more"),
+        ({"text": "1024", "correct": True, "credit": "half"}, "credit must be a number"),
+        ({"text": "1024", "correct": True, "credit": 1.5}, "less than or equal to 1"),
+        ({"text": "1024", "correct": True, "credit": -0.5}, "greater than or equal to 0"),
+        ({"text": "1024", "correct": True, "credit": "9" * 5000}, "no more than 6 digits"),
         ({"text": "1024", "correct": False}, "Mark at least one value as correct."),
         ({"text": {"en": "1024", "fr": "1 000"}, "correct": True}, "give different numbers"),
     ],

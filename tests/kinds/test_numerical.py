@@ -99,9 +99,14 @@ def _question(*choices):
     return SimpleNamespace(
         choices=tuple(
             SimpleNamespace(
-                pk=pk, is_correct=correct, tolerance=Decimal(tolerance), text=Text((("en", text),))
+                pk=pk,
+                is_correct=correct,
+                tolerance=Decimal(tolerance),
+                credit=Decimal(credit),
+                text=Text((("en", text),)),
             )
-            for pk, (text, tolerance, correct) in enumerate(choices, 1)
+            for pk, (text, tolerance, correct, *credit) in enumerate(choices, 1)
+            for credit in [credit[0] if credit else "0"]
         )
     )
 
@@ -119,6 +124,14 @@ def test_an_answer_matches_the_first_value_it_is_within_the_tolerance_of():
     assert kind.accepts(question, frozenset({1}), "3.1")
     assert not kind.accepts(question, frozenset({3}), "3.1")  # Not its match.
     assert not kind.accepts(question, frozenset({1}))  # No number.
+
+
+def test_a_near_miss_earns_its_value_s_credit():
+    kind = Numerical()
+    question = _question(("1024", "0", True), ("1000", "0", False, "0.5"), ("32", "0", False))
+    assert kind.grade(question, frozenset({1}), "1024") == 1
+    assert kind.grade(question, frozenset({2}), "1000") == 0.5
+    assert kind.grade(question, frozenset({3}), "32") == 0
 
 
 def test_an_editor_s_values_must_read_and_agree_with_one_correct():

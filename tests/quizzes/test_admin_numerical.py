@@ -38,6 +38,29 @@ def test_values_and_tolerances_are_saved(editor_client, question):
     assert question.choice_problems() == []
 
 
+def test_a_near_miss_s_credit_is_written_as_the_editor_s_language_writes_it(
+    editor_client, question
+):
+    question.choices.all().delete()
+    rows = [
+        choice_row(1, "1024", "1 024", correct=True),
+        choice_row(2, "1000", "1 000", credit="0,5"),
+    ]
+    response = _post(editor_client, question, rows, lang="fr")
+    assert response.status_code == 302, response.context["errors"]
+    assert [c.credit for c in question.choices.all()] == [Decimal(0), Decimal("0.5")]
+
+
+@pytest.mark.parametrize("credit", ["1,5", "-0,5", "moitié", "9" * 5000, "NaN", "1e999"])
+def test_a_credit_outside_0_to_1_is_refused_and_changes_nothing(editor_client, question, credit):
+    question.choices.all().delete()
+    rows = [choice_row(1, "1024", "1 024", correct=True), choice_row(2, "1000", "", credit=credit)]
+    response = _post(editor_client, question, rows, lang="fr")
+    assert response.status_code == 200
+    assert response.context["errors"]
+    assert not Choice.objects.filter(question=question).exists()
+
+
 @pytest.mark.parametrize(
     ("rows", "says"),
     [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('quizzes', '0013_numerical_tolerance_and_response'),
+        ('quizzes', '0014_choice_credit_and_longer_response'),
     ]
 
     operations = [
