@@ -649,6 +649,8 @@ class ReviewedQuestion:
     choices: tuple[ReviewedChoice, ...]  # In the order the attempt showed them.
     is_correct: bool | None  # None: not answered.
     response: str = ""  # A numerical answer's number, as the attempt's language writes it.
+    # A calculated question's values drawn for the attempt, as its language writes them.
+    values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -708,6 +710,7 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
                 ),
                 is_correct=graded.get(question.pk),
                 response=number_text(responses[question.pk]) if responses.get(question.pk) else "",
+                values=tuple((name, number_text(value)) for name, value in question.values),
             )
             for number, question in enumerate(questions, 1)
         )

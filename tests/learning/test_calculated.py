@@ -123,6 +123,8 @@ def test_resume_review_and_the_instructors_review_show_the_same_variant(client, 
     client.force_login(instructor())
     review = client.get(review_url(attempt)).content.decode()
     assert _prompt(variant, "en") in review
+    assert f"<code>steps</code>&nbsp;=&nbsp;{variant['steps']}</p>" in review
+    assert f"<span>{shown(variant['answer'], 'en')}</span>" in review  # The learner's answer.
 
 
 def test_a_practice_draws_its_own_variant_and_keeps_it(client, batches):
