@@ -52,6 +52,10 @@ class QuestionForm(ContentForm):
             )
         if "key" in self.fields:
             self.fields["key"].required = False
+        if "variables" in self.fields:
+            # Its default is callable, for which Django adds a hidden copy of the initial
+            # value that carries the help text's aria-describedby (refused by the Nu checker).
+            self.fields["variables"].show_hidden_initial = False
 
     def clean_variables(self):
         """A calculated question's variables, kept as `Question.variables` keeps them (the

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from quizzes.kinds.calculated import shown
-from quizzes.models import Answer
-from tests.browser.helpers import axe_violations, t
+from quizzes.models import Answer, Quiz
+from tests.browser.helpers import axe_violations, sign_in_to_admin, t
 from tests.factories import question_url, variant_of
 
 SLUG = "gradient-accumulation-quiz"
@@ -83,3 +83,24 @@ def test_the_calculated_question_typed_right_and_wrong(
     _checked(page, nu_checker, html)
     recorded = Answer.objects.get(attempt=attempt, question__position=NUMBER)
     assert recorded.is_correct is False
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_editor_s_page_previews_the_variants_valid_and_accessible(page, demo, nu_checker, lang):
+    question = Quiz.objects.get(slug=SLUG).questions.get(position=NUMBER)
+    sign_in_to_admin(page, lang)
+    response = page.goto(f"/admin/quizzes/question/{question.pk}/change/")
+    variants = page.locator("table.preview-variants")
+    expect(variants.locator("caption")).to_contain_text(
+        {"en": "5 variants of the values", "fr": "5 variantes des valeurs"}[lang]
+    )
+    expect(variants.locator("tbody tr")).to_have_count(5)
+    first = variants.locator("tbody tr").first
+    # workers = 2, local_batch = 16, steps = 2: the formulas' values in their order.
+    expect(first.locator("td")).to_have_text(["64", "32", "32"])
+    expect(page.locator('.preview-prompt[lang="en"]')).to_contain_text("over 2 workers")
+    problems = {
+        "Nu Html Checker": nu_checker.errors(response.text()),
+        "axe": axe_violations(page),
+    }
+    assert {what: found for what, found in problems.items() if found} == {}
