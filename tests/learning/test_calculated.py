@@ -174,3 +174,8 @@ def test_the_french_page_writes_the_values_as_french_does(client, guide):
     page = client.get(question_url(attempt, 1, "fr")).content.decode()
     with translation.override("fr"):
         assert f"Avec 1{NBSP}024 nœuds, un lot local de 2,5 et 1 étapes" in page
+
+
+def test_the_quiz_page_names_the_variables_where_no_value_is_drawn_yet(client, batches):
+    page = client.get(f"/en/quizzes/{batches.slug}/").content.decode()
+    assert "With <var>workers</var> workers, a local batch of <var>local_batch</var>" in page
