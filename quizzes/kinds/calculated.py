@@ -31,6 +31,7 @@ from decimal import (
     Overflow,
     localcontext,
 )
+from functools import lru_cache
 from hashlib import blake2b
 from itertools import islice, product
 from xml.etree import ElementTree as ET
@@ -240,6 +241,12 @@ def formula_names(formula: str) -> set[str]:
     return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} - set(_FUNCTIONS)
 
 
+@lru_cache(maxsize=1024)  # A question's formulas, parsed once for all their variants.
+def _parsed(formula: str) -> ast.AST:
+    """One expression (`a; b` or `a = 1` are refused, not read as `a`), for simpleeval."""
+    return ast.parse(formula, mode="eval").body
+
+
 def evaluate(formula: str, values: dict[str, Decimal]) -> Decimal:
     """The formula's value for these values of its variables, rounded to SIGNIFICANT
     digits; FormulaError, saying why, when it has none or one no learner could type (past
@@ -252,8 +259,9 @@ def evaluate(formula: str, values: dict[str, Decimal]) -> Decimal:
         raise FormulaError(message % {"count": MAX_FORMULA})
     evaluator = _Evaluator(operators=_OPERATORS, functions=_FUNCTIONS, names=values)
     try:
+        tree = _parsed(formula)
         with localcontext(_BOUNDED):
-            value = evaluator.eval(formula)
+            value = evaluator.eval(formula, previously_parsed=tree)
     except ZeroDivisionError:
         raise FormulaError(gettext("it divides by zero.")) from None
     except simpleeval.NameNotDefined as error:

@@ -69,6 +69,8 @@ def test_a_formula_evaluates_over_decimals(formula, values, result):
         ("[a] * 10", "not a formula"),
         ("a < 2", "not a formula"),
         ("lambda: 1", "not a formula"),
+        ("a; 2", "not a formula"),  # Not its first expression, silently.
+        ("b = 2", "not a formula"),
         ("b + 1", "“b” is not a variable"),
         ("", "write a formula"),
         ("a + " * 200 + "a", "500 characters at most"),
