@@ -9,6 +9,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import F
+from django.forms.fields import InvalidJSONInput
 from django.utils.translation import gettext
 
 from quizzes import kinds
@@ -38,6 +39,37 @@ class ContentForm(forms.ModelForm):
         return cleaned_data
 
 
+class VariablesField(forms.JSONField):
+    """A calculated question's variables as JSON, refused with a message when too long or
+    nested too deep to read (which json.loads meets with a RecursionError). Shown without
+    the hidden copy of its initial value that a callable default gets, which carries the
+    help text's aria-describedby (refused by the Nu checker)."""
+
+    MAX_LENGTH = 10_000
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.show_hidden_initial = False
+
+    def to_python(self, value):
+        if isinstance(value, str) and len(value) > self.MAX_LENGTH:
+            message = gettext("The variables are %(count)s characters at most.")
+            raise ValidationError(message % {"count": self.MAX_LENGTH}, code="invalid")
+        try:
+            return super().to_python(value)
+        except RecursionError:
+            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+    def bound_data(self, data, initial):
+        """As typed, shown again as it was when it can't be read."""
+        if isinstance(data, str) and len(data) > self.MAX_LENGTH:
+            return InvalidJSONInput(data)
+        try:
+            return super().bound_data(data, initial)
+        except RecursionError:
+            return InvalidJSONInput(data)
+
+
 class QuestionForm(ContentForm):
     """A question on its own page: left blank, its position is the one after its quiz's last
     question."""
@@ -53,9 +85,10 @@ class QuestionForm(ContentForm):
         if "key" in self.fields:
             self.fields["key"].required = False
         if "variables" in self.fields:
-            # Its default is callable, for which Django adds a hidden copy of the initial
-            # value that carries the help text's aria-describedby (refused by the Nu checker).
-            self.fields["variables"].show_hidden_initial = False
+            field = self.fields["variables"]
+            self.fields["variables"] = VariablesField(
+                label=field.label, help_text=field.help_text, required=False
+            )
 
     def clean_variables(self):
         """A calculated question's variables, kept as `Question.variables` keeps them (the

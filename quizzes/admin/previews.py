@@ -12,14 +12,14 @@ from django.utils.translation import get_language
 
 from quizzes import kinds
 from quizzes.admin.common import language_name
-from quizzes.admin.forms import ContentForm
+from quizzes.admin.forms import QuestionForm, VariablesField
 from quizzes.kinds import calculated
 from quizzes.markup.rendering import Rendered, render
 
 PREVIEW = "_preview"
 
 
-class PreviewForm(ContentForm):
+class PreviewForm(QuestionForm):
     """The question form of a Preview submit: checked as for saving, but never valid, so the
     admin shows it again with what was typed (and its errors, if any) instead of saving it."""
 
@@ -75,8 +75,8 @@ def _variants(
     and no values where the variables can't be read."""
     if isinstance(raw, str):
         try:
-            raw = json.loads(raw or "[]")
-        except ValueError:
+            raw = json.loads(raw[: VariablesField.MAX_LENGTH] or "[]")
+        except (RecursionError, ValueError):
             return None, {}
     variables, problems = calculated.parse_variables(raw)
     if problems or not variables:

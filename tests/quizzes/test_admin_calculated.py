@@ -139,3 +139,22 @@ def test_the_preview_shows_several_variants_with_each_formula_s_value(editor_cli
     assert "<td>64</td><td>32</td>" in page  # The second: steps = 2.
     assert "2 workers, a local batch of 16, 1 steps?" in page  # The texts with its values.
     assert not Choice.objects.filter(question=question).exists()
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "The variables are 10000 characters at most."),
+        ("[" * 4_000 + "]" * 4_000, "Enter a valid JSON."),  # Too deep for json.loads.
+        ("[{", "Enter a valid JSON."),
+    ],
+)
+def test_variables_that_can_t_be_read_are_refused_and_previewed_as_none(
+    editor_client, question, typed, says
+):
+    for preview in ({}, {"_preview": "1"}):
+        data = question_form(question, RIGHT, kind="calculated", variables=typed, **preview)
+        response = editor_client.post(f"/admin/quizzes/question/{question.pk}/change/", data)
+        assert response.status_code == 200
+        assert says in response.content.decode()
+    assert Question.objects.get(pk=question.pk).kind == "single"
