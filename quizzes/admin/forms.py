@@ -40,8 +40,9 @@ class ContentForm(forms.ModelForm):
 
 
 class VariablesField(forms.JSONField):
-    """A calculated question's variables as JSON, refused with a message when too long or
-    nested too deep to read (which json.loads meets with a RecursionError). Shown without
+    """A calculated question's variables as JSON, refused with a message when too long, nested
+    too deep to read (which json.loads meets with a RecursionError) or holding a number too
+    long for Python's int (a ValueError). Shown without
     the hidden copy of its initial value that a callable default gets, which carries the
     help text's aria-describedby (refused by the Nu checker)."""
 
@@ -57,7 +58,7 @@ class VariablesField(forms.JSONField):
             raise ValidationError(message % {"count": self.MAX_LENGTH}, code="invalid")
         try:
             return super().to_python(value)
-        except RecursionError:
+        except (RecursionError, ValueError):  # Too deep; a number of over 4,300 digits.
             raise ValidationError(self.error_messages["invalid"], code="invalid") from None
 
     def bound_data(self, data, initial):
@@ -66,7 +67,7 @@ class VariablesField(forms.JSONField):
             return InvalidJSONInput(data)
         try:
             return super().bound_data(data, initial)
-        except RecursionError:
+        except (RecursionError, ValueError):
             return InvalidJSONInput(data)
 
 

@@ -147,6 +147,7 @@ def test_the_preview_shows_several_variants_with_each_formula_s_value(editor_cli
         ("[" * 100_000 + "]" * 100_000, "The variables are 10000 characters at most."),
         ("[" * 4_000 + "]" * 4_000, "Enter a valid JSON."),  # Too deep for json.loads.
         ("[{", "Enter a valid JSON."),
+        ("1" + "0" * 5000, "Enter a valid JSON."),  # Past Python's 4,300 digits of an int.
     ],
 )
 def test_variables_that_can_t_be_read_are_refused_and_previewed_as_none(
