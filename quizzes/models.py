@@ -385,6 +385,18 @@ class Question(_Ordered):
             "exactly the correct choices are ticked."
         ),
     )
+    # A calculated question's variables, each drawn per attempt: a list of {name, min, max,
+    # step} or {name, values}, numbers as plain decimals ("0.5"); checked by the kind.
+    variables = models.JSONField(
+        _("variables"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Calculated questions: each variable a range, "
+            '{"name": "workers", "min": 2, "max": 16, "step": 2}, or a set, '
+            '{"name": "local_batch", "values": [16, 32, 64]}; the prompt shows {workers}.'
+        ),
+    )
 
     objects = QuestionQuerySet.as_manager()
 
@@ -416,9 +428,11 @@ class Question(_Ordered):
 
     def choice_problems(self) -> list[str]:
         choices = self.choices.all()
+        edited = [edited_choice(vars(choice)) for choice in choices]
         return [
             *self.type.problems([choice.is_correct for choice in choices]),
-            *self.type.value_problems([edited_choice(vars(choice)) for choice in choices]),
+            *self.type.value_problems(edited),
+            *self.type.variable_problems(self.variables, edited),
         ]
 
 

@@ -987,6 +987,7 @@ def _question_replace(item: dict, target: dict, language: str) -> None:
         "ignore_accents",
         "partial_credit",
         "name",
+        "variables",
     ):
         if name in item:
             target[name] = item[name]

@@ -28,6 +28,7 @@ from quizzes.snapshots import (
     QuestionContent,
     QuizContent,
     choices_as_shown,
+    drawn,
     quiz_content,
 )
 
@@ -141,7 +142,7 @@ def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
     return tuple(
         Step(
             number,
-            question,
+            drawn(question, attempt),
             Recorded(graded[question.pk], frozenset(picked[question.pk]), responses[question.pk])
             if question.pk in graded
             else None,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from types import SimpleNamespace
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, models, transaction
 from django.db.models import (
@@ -29,6 +30,8 @@ from django.utils.translation import get_language
 
 from quizsite.queries import CompiledInsert, CompiledQuery, Placeholder
 from quizzes import kinds
+from quizzes.kinds import calculated
+from quizzes.kinds.numerical import plain
 from quizzes.models import (
     CREDIT_PLACES,
     Answer,
@@ -447,11 +450,17 @@ def _responses_regrade(questions: models.QuerySet[Question]) -> int:
             .annotate(language=F("attempt__language"))
             .order_by("pk")
         )
+        if kind.has_variables:  # Each answer against its attempt's variant.
+            answers = answers.select_related("attempt")
         for start in range(0, answers.count(), _REGRADE_BATCH):
             batch = list(answers[start : start + _REGRADE_BATCH].prefetch_related("picks"))
             moved = []
             for answer in batch:
-                picked = frozenset(kind.rematch(answer.response, choices, answer.language))
+                if kind.has_variables:
+                    drawn = _drawn_choices(question, choices, answer.attempt)
+                    picked = frozenset(kind.rematch(answer.response, drawn, answer.language))
+                else:
+                    picked = frozenset(kind.rematch(answer.response, choices, answer.language))
                 credit = credit_of(kind.grade(content, picked, answer.response))
                 if picked != {pick.choice_id for pick in answer.picks.all()} or (
                     credit != answer.credit
@@ -471,6 +480,20 @@ def _responses_regrade(questions: models.QuerySet[Question]) -> int:
             )
             changed += len(moved)
     return changed
+
+
+def _drawn_choices(question: Question, choices: list, attempt: Attempt) -> list:
+    """A calculated question's choices (as `_regraded_choice` makes them) as `attempt`
+    drew them: each text its formula's value (`snapshots.drawn`)."""
+    seed = calculated.seed_of(attempt.public_id, question.pk)
+    _values, results = calculated.drawn_values(question.variables, choices, seed)
+    shown = {pk: "" if value is None else plain(value) for pk, value in results.items()}
+    return [
+        SimpleNamespace(
+            **{**vars(choice), "text": Text(((settings.LANGUAGE_CODE, shown[choice.pk]),))}
+        )
+        for choice in choices
+    ]
 
 
 def _regraded_choice(choice: Choice) -> SimpleNamespace:

@@ -44,6 +44,7 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from quizzes.kinds.numerical import number_text
 from quizzes.kinds.ordering import Ordering, response_ids
 from quizzes.markup.rendering import is_french
 from quizzes.models import (
@@ -55,7 +56,7 @@ from quizzes.models import (
     Question,
     Quiz,
 )
-from quizzes.snapshots import Text, choices_as_shown, quiz_content
+from quizzes.snapshots import Text, choices_as_shown, drawn, quiz_content
 
 # Thresholds for the flags, from the issue (and Moodle's guidance).
 EASY_ABOVE = 0.9
@@ -749,6 +750,8 @@ class ReviewedQuestion:
     is_correct: bool | None  # None: not answered.
     response: str = ""  # A numerical answer's number, as the attempt's language writes it.
     credit: Decimal | None = None  # The answer's (0 to 1); None: not answered.
+    # A calculated question's values drawn for the attempt, as its language writes them.
+    values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -818,6 +821,7 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
     questions = content.questions_among(attempt.question_ids)
     if attempt.completed_at is not None:
         questions = tuple(question for question in questions if question.pk in graded)
+    questions = tuple(drawn(question, attempt) for question in questions)
     with translation.override(attempt.language):
         reviewed = tuple(
             ReviewedQuestion(
@@ -838,6 +842,7 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
                     if responses.get(question.pk) and question.type.typed
                     else ""
                 ),
+                values=tuple((name, number_text(value)) for name, value in question.values),
             )
             for number, question in enumerate(questions, 1)
         )

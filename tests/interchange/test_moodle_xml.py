@@ -115,7 +115,6 @@ def test_types_this_site_lacks_are_refused_one_message_each():
 @pytest.mark.parametrize(
     ("moodle_type", "named"),
     [
-        ("calculated", "a calculated question (Moodle type “calculated”)"),
         ("calculatedmulti", "a calculated multichoice question (Moodle type “calculatedmulti”)"),
         ("gapselect", "a select missing words question (Moodle type “gapselect”)"),
         ("multianswer", "an embedded answers (cloze) question (Moodle type “multianswer”)"),
