@@ -112,7 +112,7 @@ def orm_graded(*, attempt):
     return list(
         Answer.objects.filter(attempt=attempt)
         .order_by()
-        .values_list("question_id", "is_correct", named=True)
+        .values_list("question_id", "credit", named=True)
     )
 
 

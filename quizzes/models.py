@@ -2,6 +2,7 @@ import hashlib
 import uuid
 from collections.abc import Collection
 from datetime import timedelta
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -375,6 +376,27 @@ class Question(_Ordered):
         default=False,
         help_text=_("Short answers: “élève” and “eleve” are the same answer."),
     )
+    partial_credit = models.BooleanField(
+        _("partial credit"),
+        default=False,
+        help_text=_(
+            "Multiple choice: each correct choice ticked earns its share of the mark and each "
+            "wrong one ticked takes a share away, never below 0. Unticked: right only when "
+            "exactly the correct choices are ticked."
+        ),
+    )
+    # A calculated question's variables, each drawn per attempt: a list of {name, min, max,
+    # step} or {name, values}, numbers as plain decimals ("0.5"); checked by the kind.
+    variables = models.JSONField(
+        _("variables"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Calculated questions: each variable a range, "
+            '{"name": "workers", "min": 2, "max": 16, "step": 2}, or a set, '
+            '{"name": "local_batch", "values": [16, 32, 64]}; the prompt shows {workers}.'
+        ),
+    )
 
     objects = QuestionQuerySet.as_manager()
 
@@ -406,9 +428,11 @@ class Question(_Ordered):
 
     def choice_problems(self) -> list[str]:
         choices = self.choices.all()
+        edited = [edited_choice(vars(choice)) for choice in choices]
         return [
             *self.type.problems([choice.is_correct for choice in choices]),
-            *self.type.value_problems([edited_choice(vars(choice)) for choice in choices]),
+            *self.type.value_problems(edited),
+            *self.type.variable_problems(self.variables, edited),
         ]
 
 
@@ -467,7 +491,20 @@ class Choice(_Ordered):
         return plain_title(self.text) or gettext("choice %(number)s") % {"number": self.position}
 
 
-def score_percent(score: int | None, max_score: int | None) -> int | None:
+CREDIT_DIGITS, CREDIT_PLACES = 6, 5
+PARTIAL_CREDIT_ONLY_SEVERAL = _(
+    "Only a question answered by several picks (multiple choice) gives partial credit."
+)
+_CREDIT_STEP = Decimal(1).scaleb(-CREDIT_PLACES)
+
+
+def credit_of(score: float) -> Decimal:
+    """A kind's grade (0 to 1) as Answer.credit keeps it: to 5 decimals, within 0 and 1."""
+    credit = Decimal(str(score)).quantize(_CREDIT_STEP, rounding=ROUND_HALF_UP)
+    return min(max(credit, Decimal(0)), Decimal(1))
+
+
+def score_percent(score: Decimal | int | None, max_score: int | None) -> int | None:
     """A score out of `max_score` in whole percent; None for an unscored attempt."""
     if score is None or not max_score:
         return None
@@ -503,7 +540,8 @@ class Attempt(models.Model):
     language = models.CharField(_("language"), max_length=10)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     completed_at = models.DateTimeField(_("completed"), null=True, blank=True)
-    score = models.PositiveIntegerField(_("score"), null=True, blank=True)
+    # The sum of its answers' credits (2.5 of 4), so a fraction; max_score is its questions.
+    score = models.DecimalField(_("score"), max_digits=12, decimal_places=5, null=True, blank=True)
     max_score = models.PositiveIntegerField(_("out of"), null=True, blank=True)
     # The learner's first attempt at this quiz (a signed-in learner is their account, an
     # anonymous one their browser's key), set when it starts so that reports filter on a column.
@@ -612,6 +650,11 @@ class Answer(models.Model):
     # as a plain decimal ("1024", "0.001"), its choice and pick being the first choice it
     # matches, if any. Empty for an answer by picks.
     response = models.CharField(_("response"), max_length=2000, blank=True, default="")
+    # The answer's score from its kind's `grade`, a fraction from 0 to 1 (0.5: half right);
+    # `is_correct` is credit == 1, kept as a column for the filters that ask for it.
+    credit = models.DecimalField(
+        _("credit"), max_digits=CREDIT_DIGITS, decimal_places=CREDIT_PLACES, default=0
+    )
     is_correct = models.BooleanField(_("correct"))
     answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
 

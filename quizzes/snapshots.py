@@ -22,10 +22,10 @@ import operator
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
-from functools import reduce
+from functools import lru_cache, reduce
 
 from django.conf import settings
 from django.core.files.storage import default_storage
@@ -41,6 +41,7 @@ from modeltranslation.utils import build_localized_fieldname, resolution_order
 
 from guides.models import GuidePath
 from quizzes import kinds
+from quizzes.kinds import calculated
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import name_of_url
 from quizzes.models import Attempt, Choice, Level, Question, Quiz, translated_fields
@@ -237,6 +238,23 @@ class Text:
                 return code, texts[code]
         return current, ""
 
+    def drawn(self, values: Mapping[str, Decimal]) -> "Text":
+        """The text with each {name} of these drawn values written as its language writes
+        the number (`calculated.substitute`), its HTML made of this text's, not rendered
+        again."""
+        text = Text(
+            tuple(
+                (code, calculated.substitute(text, values, code)) for code, text in self.by_language
+            ),
+            self.render_as,
+        )
+        for code, _text in self.by_language:
+            rendered = self.rendered_in(code)
+            if rendered is not None:
+                html = calculated.substitute(rendered.html, values, code)
+                text._rendered[code] = markup.Rendered(html=html, language=rendered.language)
+        return text
+
     def __str__(self) -> str:
         return self._shown()[1]
 
@@ -303,6 +321,10 @@ class QuestionContent:
     grading: str = kinds.Grading.ALL  # An ordering question's (Question.grading).
     case_sensitive: bool = False  # A short answer's options (Question.case_sensitive…).
     ignore_accents: bool = False
+    partial_credit: bool = False  # Multiple choice: each pick earns or costs a share.
+    # A calculated question's variables; once drawn for an attempt (`drawn`), their values.
+    variables: tuple[calculated.Variable, ...] = ()
+    values: tuple[tuple[str, Decimal], ...] = ()
 
     @property
     def type(self) -> kinds.Kind:
@@ -365,6 +387,45 @@ def choices_as_shown(
     return tuple(sorted(question.choices, key=attempt.choice_order_key))
 
 
+def drawn(question: QuestionContent, attempt: Attempt) -> QuestionContent:
+    """The question as `attempt` shows it on every page (the question, its feedback, the
+    results' review, an instructor's review): a calculated question with the values the
+    attempt drew (`calculated.draw`, from its public id and the question's id), shown in
+    its texts, and each choice's text the value of its formula for them, so that it is
+    answered and graded as a numerical question. Any other question as it is."""
+    if not question.type.has_variables:
+        return question
+    return _drawn(question, calculated.seed_of(attempt.public_id, question.pk))
+
+
+@lru_cache(maxsize=4096)  # A reload, the feedback, the results: the same question drawn again.
+def _drawn(question: QuestionContent, seed: str) -> QuestionContent:
+    values, results = calculated.drawn_values(question.variables, question.choices, seed)
+    choices = tuple(
+        replace(
+            choice,
+            text=_number_text(results[choice.pk], choice.text),
+            feedback=choice.feedback.drawn(values),
+        )
+        for choice in question.choices
+    )
+    return replace(
+        question,
+        prompt=question.prompt.drawn(values),
+        explanation=question.explanation.drawn(values),
+        heading=question.heading.drawn(values),
+        choices=choices,
+        values=tuple(values.items()),
+    )
+
+
+def _number_text(value: Decimal | None, formula: Text) -> Text:
+    """A drawn choice's text: its formula's value in each language the formula is written
+    in, as the numerical kind reads it ("1024"), or none where the formula fails."""
+    shown = "" if value is None else calculated.plain(value)
+    return Text(tuple((code, shown if text else "") for code, text in formula.by_language))
+
+
 def _columns(obj: Model, *names: str) -> dict:
     return {name: getattr(obj, name) for name in names}
 
@@ -388,9 +449,13 @@ def _read(quiz_id: int) -> QuizContent:
                     "grading",
                     "case_sensitive",
                     "ignore_accents",
+                    "partial_credit",
                 ),
                 **_texts(question),
                 heading=Text.heading_of(question, "prompt"),
+                variables=calculated.parse_variables(question.variables)[0]
+                if question.type.has_variables
+                else (),
                 choices=tuple(
                     ChoiceContent(
                         **_columns(

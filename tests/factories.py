@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from guides.models import GuidePath
+from quizzes.kinds import calculated
 from quizzes.models import Attempt, Choice, Question, Quiz
 from quizzes.snapshots import QuizContent, quiz_content
 
@@ -168,6 +169,52 @@ def make_short_answer(quiz: Quiz, number: int) -> Question:
         feedback_fr="Une diffusion envoie, elle ne somme pas.",
     )
     return question
+
+
+CALCULATED_VARIABLES = [
+    {"name": "workers", "min": "2", "max": "16", "step": "2"},
+    {"name": "local_batch", "values": ["16", "32", "64"]},
+    {"name": "steps", "min": "1", "max": "8"},
+]
+
+
+def make_calculated(quiz: Quiz, number: int) -> Question:
+    """Turn question `number` of a `make_quiz` quiz into a calculated one: the global batch
+    of {workers} workers, a local batch of {local_batch} and {steps} accumulation steps
+    (choice 1, right); workers * local_batch a known mistake with feedback (choice 2)."""
+    question = quiz.questions.get(position=number)
+    question.kind = "calculated"
+    question.variables = CALCULATED_VARIABLES
+    question.prompt_en = (
+        "With {workers} workers, a local batch of {local_batch} and {steps} accumulation "
+        "steps, how many samples does one optimizer step see?"
+    )
+    question.prompt_fr = (
+        "Avec {workers} nœuds, un lot local de {local_batch} et {steps} étapes "
+        "d’accumulation, combien d’exemples voit un pas de l’optimiseur ?"
+    )
+    question.explanation_en = "{workers} × {local_batch} × {steps}."
+    question.explanation_fr = "{workers} × {local_batch} × {steps}."
+    question.save()
+    question.choices.filter(position__gt=2).delete()
+    question.choices.filter(position=1).update(
+        text_en="workers * local_batch * steps", text_fr="", is_correct=True
+    )
+    question.choices.filter(position=2).update(
+        text_en="workers * local_batch",
+        text_fr="",
+        is_correct=False,
+        feedback_en="The {steps} accumulation steps are left out.",
+        feedback_fr="Les {steps} étapes d’accumulation sont oubliées.",
+    )
+    return question
+
+
+def variant_of(attempt: Attempt, question: Question) -> dict:
+    """The values `attempt` draws for calculated `question`, and its right answer."""
+    variables, _problems = calculated.parse_variables(question.variables)
+    values = calculated.draw(variables, calculated.seed_of(attempt.public_id, question.pk))
+    return {**values, "answer": values["workers"] * values["local_batch"] * values["steps"]}
 
 
 def answer_number(client, attempt: Attempt, number: int, text: str, lang: str = "en"):

@@ -9,10 +9,19 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import F
+from django.forms.fields import InvalidJSONInput
 from django.utils.translation import gettext
 
-from quizzes.kinds import Grading
-from quizzes.models import Choice, Question, Quiz, edited_choice, translated_fields
+from quizzes import kinds
+from quizzes.kinds import Grading, calculated
+from quizzes.models import (
+    PARTIAL_CREDIT_ONLY_SEVERAL,
+    Choice,
+    Question,
+    Quiz,
+    edited_choice,
+    translated_fields,
+)
 from quizzes.snapshots import (
     markdown_lengths,
     quiz_length_problems,
@@ -37,6 +46,38 @@ class ContentForm(forms.ModelForm):
         return cleaned_data
 
 
+class VariablesField(forms.JSONField):
+    """A calculated question's variables as JSON, refused with a message when too long, nested
+    too deep to read (which json.loads meets with a RecursionError) or holding a number too
+    long for Python's int (a ValueError). Shown without
+    the hidden copy of its initial value that a callable default gets, which carries the
+    help text's aria-describedby (refused by the Nu checker)."""
+
+    MAX_LENGTH = 10_000
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.show_hidden_initial = False
+
+    def to_python(self, value):
+        if isinstance(value, str) and len(value) > self.MAX_LENGTH:
+            message = gettext("The variables are %(count)s characters at most.")
+            raise ValidationError(message % {"count": self.MAX_LENGTH}, code="invalid")
+        try:
+            return super().to_python(value)
+        except (RecursionError, ValueError):  # Too deep; a number of over 4,300 digits.
+            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+    def bound_data(self, data, initial):
+        """As typed, shown again as it was when it can't be read."""
+        if isinstance(data, str) and len(data) > self.MAX_LENGTH:
+            return InvalidJSONInput(data)
+        try:
+            return super().bound_data(data, initial)
+        except (RecursionError, ValueError):
+            return InvalidJSONInput(data)
+
+
 class QuestionForm(ContentForm):
     """A question on its own page: left blank, its position is the one after its quiz's last
     question."""
@@ -53,15 +94,37 @@ class QuestionForm(ContentForm):
             self.fields["key"].required = False
         if "grading" in self.fields:  # Left out of a post (a kind without it): all or nothing.
             self.fields["grading"].required = False
+        if "variables" in self.fields:
+            field = self.fields["variables"]
+            self.fields["variables"] = VariablesField(
+                label=field.label, help_text=field.help_text, required=False
+            )
 
     def clean_grading(self):
         return self.cleaned_data.get("grading") or Grading.ALL
+
+    def clean_variables(self):
+        """A calculated question's variables, kept as `Question.variables` keeps them (the
+        formulas are checked with the choices, ChoiceInlineFormSet)."""
+        raw = self.cleaned_data.get("variables")
+        kind = kinds.KINDS.get(self.cleaned_data.get("kind") or "")
+        if raw in (None, "", []):
+            return []
+        if kind is not None and not kind.has_variables:
+            raise ValidationError(gettext("Only calculated questions have variables."))
+        variables, problems = calculated.parse_variables(raw)
+        if problems:
+            raise ValidationError(problems)
+        return calculated.stored_variables(variables)
 
     def clean(self):
         cleaned_data = super().clean()
         quiz = cleaned_data.get("quiz")
         if "position" in self.fields and cleaned_data.get("position") is None and quiz:
             cleaned_data["position"] = self.instance.position = quiz.questions.next_position()
+        kind = cleaned_data.get("kind")
+        if cleaned_data.get("partial_credit") and kind and not kinds.get(kind).several:
+            self.add_error("partial_credit", PARTIAL_CREDIT_ONLY_SEVERAL)
         return cleaned_data
 
 
@@ -177,10 +240,13 @@ class ChoiceInlineFormSet(PositionsFormSet):
             return
         self._lengths_check()
         kind, kept = self.instance.type, self._remaining_forms()
+        edited = [edited_choice(form.cleaned_data) for form in kept]
         problems = [
             *kind.problems([form.cleaned_data.get("is_correct", False) for form in kept]),
-            *kind.value_problems([edited_choice(form.cleaned_data) for form in kept]),
+            *kind.value_problems(edited),
         ]
+        if not problems:
+            problems = kind.variable_problems(self.instance.variables, edited)
         if problems:
             raise ValidationError(problems)
 

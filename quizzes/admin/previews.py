@@ -2,19 +2,24 @@
 as learners will read it in each language, without saving; the change page also previews the
 saved question."""
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.conf import settings
+from django.utils.translation import get_language
 
+from quizzes import kinds
 from quizzes.admin.common import language_name
-from quizzes.admin.forms import ContentForm
+from quizzes.admin.forms import QuestionForm, VariablesField
+from quizzes.kinds import calculated
 from quizzes.markup.rendering import Rendered, render
 
 PREVIEW = "_preview"
 
 
-class PreviewForm(ContentForm):
+class PreviewForm(QuestionForm):
     """The question form of a Preview submit: checked as for saving, but never valid, so the
     admin shows it again with what was typed (and its errors, if any) instead of saving it."""
 
@@ -44,10 +49,65 @@ class Preview:
     fallback: bool  # Some texts show in the default language: this one has none.
 
 
+@dataclass(frozen=True)
+class Variant:
+    """A calculated question's variant as the preview lists it: its values, as the editor's
+    language writes them, and each formula's value for them, or why it has none."""
+
+    values: list[tuple[str, str]]
+    results: list[str]
+
+
+@dataclass(frozen=True)
+class Variants:
+    """Some of a calculated question's variants: its formulas (the correct ones marked),
+    and a row for each variant."""
+
+    formulas: list[tuple[str, bool]]
+    rows: list[Variant]
+
+
+def _variants(
+    raw, choices: list[Callable[[str], str | bool]]
+) -> tuple[Variants | None, dict[str, Decimal]]:
+    """The variants the preview shows of a calculated question's variables (`raw`, as typed
+    or saved) and choices' formulas, and the first variant's values (for the texts); None
+    and no values where the variables can't be read."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw[: VariablesField.MAX_LENGTH] or "[]")
+        except (RecursionError, ValueError):
+            return None, {}
+    variables, problems = calculated.parse_variables(raw)
+    if problems or not variables:
+        return None, {}
+    formulas = []
+    for choice in choices:
+        texts = {code: choice(f"text_{code}") or "" for code, _name in settings.LANGUAGES}
+        formulas.append((calculated.formula_of(texts), bool(choice("is_correct"))))
+    language = get_language() or settings.LANGUAGE_CODE
+    rows = []
+    shown = calculated.preview(variables)
+    for values in shown:
+        results = []
+        for formula, _correct in formulas:
+            try:
+                results.append(calculated.shown(calculated.evaluate(formula, values), language))
+            except calculated.FormulaError as error:
+                results.append(str(error))
+        named = [(name, calculated.shown(value, language)) for name, value in values.items()]
+        rows.append(Variant(values=named, results=results))
+    return Variants(formulas=formulas, rows=rows), shown[0]
+
+
 def _language_preview(
-    code: str, value: Callable[[str], str], choices: list[Callable[[str], str | bool]]
+    code: str,
+    value: Callable[[str], str],
+    choices: list[Callable[[str], str | bool]],
+    drawn: dict[str, Decimal] | None = None,
 ) -> Preview:
-    """One language's preview, from `value("prompt_fr")`… of the question and of each choice.
+    """One language's preview, from `value("prompt_fr")`… of the question and of each choice;
+    a calculated question's texts with the values `drawn`, its choices' formulas as typed.
 
     A text missing in this language shows in the default one, as learners would see it.
     """
@@ -56,10 +116,13 @@ def _language_preview(
 
     def shown(get, field: str, *, inline: bool) -> Rendered:
         text = get(f"{field}_{code}") or ""
+        language = code
         if not text and get(f"{field}_{default}"):
             fallbacks.append(field)
-            return render(get(f"{field}_{default}"), language=default, inline=inline)
-        return render(text, language=code, inline=inline)
+            text, language = get(f"{field}_{default}"), default
+        if drawn and field != "text":
+            text = calculated.substitute(text, drawn, language)
+        return render(text, language=language, inline=inline)
 
     return Preview(
         language=code,
@@ -97,17 +160,31 @@ class QuestionPreviewMixin:
                 if (row.has_changed() or row.instance.pk) and not row["DELETE"].value()
             ]
             choices = [lambda name, row=row: row[name].value() for row in rows]
-            previews = [
-                _language_preview(code, lambda name: form[name].value(), choices)
-                for code, _name in settings.LANGUAGES
-            ]
+            value = _bound_value(form)
         elif obj is not None:
             choices = [lambda name, c=c: getattr(c, name) for c in obj.choices.all()]
-            previews = [
-                _language_preview(code, lambda name: getattr(obj, name), choices)
-                for code, _name in settings.LANGUAGES
-            ]
+            value = _saved_value(obj)
         else:
-            previews = []
+            choices, value = [], None
+        variants, drawn = None, {}
+        kind = kinds.KINDS.get(value("kind")) if value is not None else None
+        if kind is not None and kind.has_variables:
+            variants, drawn = _variants(value("variables"), choices)
+        previews = []
+        if value is not None:
+            previews = [
+                _language_preview(code, value, choices, drawn) for code, _name in settings.LANGUAGES
+            ]
+        context["variants"] = variants
         context |= {"previews": previews, "previewing": PREVIEW in request.POST}
         return super().render_change_form(request, context, add, change, form_url, obj)
+
+
+def _bound_value(form) -> Callable[[str], object]:
+    """A field's value as the editor typed it."""
+    return lambda name: form[name].value()
+
+
+def _saved_value(obj) -> Callable[[str], object]:
+    """A field's value as saved."""
+    return lambda name: getattr(obj, name)

@@ -65,10 +65,12 @@ class QuestionAdmin(
         "quiz",
         "position",
         "kind",
+        "variables",
         "keep_choice_order",
         "grading",
         "case_sensitive",
         "ignore_accents",
+        "partial_credit",
         "prompt",
         "explanation",
         "guide_url",
@@ -108,8 +110,10 @@ class QuestionAdmin(
         if form.instance.type.by_picks:
             graded = {"is_correct", "credit"}
         compared = {"case_sensitive", "ignore_accents"}  # How a short answer is matched.
+        variables_changed = "variables" in form.changed_data
         regrade_needed = change and (
             "grading" in form.changed_data
+            or variables_changed
             or any(graded & set(choice_form.changed_data) for choice_form in formset.forms)
             or bool(compared & set(form.changed_data) and not form.instance.type.by_picks)
         )

@@ -41,7 +41,7 @@ class AttemptAdmin(RecordedAdmin):
 
 @admin.register(Answer)
 class AnswerAdmin(RecordedAdmin):
-    list_display = ("attempt", "question", "is_correct", "answered_at")
+    list_display = ("attempt", "question", "credit", "is_correct", "answered_at")
     list_filter = ("is_correct", "question__quiz")
     list_select_related = ("attempt", "question")
     search_fields = ("attempt__public_id",)

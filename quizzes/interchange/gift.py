@@ -295,6 +295,18 @@ class _Writing:
         return _text(self.plain(value))
 
 
+def _left_out(question: dict, name: str | None, language: str) -> str:
+    """The comment a question GIFT can't hold (ordering, calculated) is written as, in its place:
+    named by its name, key or its prompt's first line."""
+    name = name or common.text_in(question.get("prompt"), language).strip().split("\n")[0][:80]
+    with translation.override(language):
+        kind = kinds.get(question["kind"]).label
+        message = gettext(
+            "Left out: “%(name)s”, a question of kind “%(kind)s”, which GIFT can’t hold."
+        )
+        return message % {"name": " ".join(str(name).split()), "kind": kind}
+
+
 def gift_export(data: dict, *, language: str) -> str:
     """A quiz-file dict as GIFT, its texts in `language`: reading it back gives the same
     questions (prompts, explanations, choices, which are correct, feedback, kinds).
@@ -304,28 +316,22 @@ def gift_export(data: dict, *, language: str) -> str:
     Moodle category (else its title) becomes the category, a question's name (else its
     key) its ::title::. A true-or-false question whose choices are not
     named True and False in `language` is written as a single-choice one. A question of a
-    kind GIFT can't hold (ordering) is left out, named in a comment.
+    kind GIFT has no place for (ordering, calculated) is left out, a comment naming it in
+    its place.
     """
     common.language_check(language)
     lines = [f"$CATEGORY: {_escape(common.category_path(data, language))}", ""]
     writing = _Writing(language)
     for question in data.get("questions", []):
         name = question.get("name") or question.get("key")
+        if not kinds.get(question.get("kind", kinds.DEFAULT)).in_gift:
+            lines += [f"// {_left_out(question, name, language)}", ""]
+            continue
         prompt = f"::{_escape(name)}::" if name else ""
         prompt += "[markdown]" + _escape(common.text_in(question.get("prompt"), language))
         explanation = common.text_in(question.get("explanation"), language)
         general = f"####{_text(explanation)}" if explanation else ""
         kind = kinds.get(question.get("kind", kinds.DEFAULT)).exported_as(question, writing)
-        written = kind.gift_write(question, writing, general)
-        if not written:  # A kind GIFT has no syntax for: named in a comment, left out.
-            shown = name or common.text_in(question.get("prompt"), language)
-            with translation.override(language):  # The file's language.
-                message = gettext("Left out: %(type)s, which GIFT can't hold: “%(name)s”.") % {
-                    "type": common.MOODLE_TYPES[kind.moodle_type],
-                    "name": " ".join(shown.split())[:80],
-                }
-            lines += [f"// {message}", ""]
-            continue
-        first, *rest = written
+        first, *rest = kind.gift_write(question, writing, general)
         lines += [prompt + first, *rest, ""]
     return "\n".join(lines)

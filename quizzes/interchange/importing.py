@@ -985,7 +985,9 @@ def _question_replace(item: dict, target: dict, language: str) -> None:
         "grading",
         "case_sensitive",
         "ignore_accents",
+        "partial_credit",
         "name",
+        "variables",
     ):
         if name in item:
             target[name] = item[name]

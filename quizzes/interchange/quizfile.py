@@ -19,10 +19,12 @@ from guides.models import GuidePath
 from quizzes import kinds
 from quizzes.interchange.archive import archive_read, archive_write, is_zip
 from quizzes.interchange.errors import QuizFileError
+from quizzes.kinds import calculated
 from quizzes.kinds.numerical import plain
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import STORAGE_IMAGE_DIR, ImageError, image_check, name_of_url
 from quizzes.models import (
+    PARTIAL_CREDIT_ONLY_SEVERAL,
     Choice,
     Level,
     Question,
@@ -220,9 +222,11 @@ QUESTION_KEYS = {
     "grading",
     "case_sensitive",
     "ignore_accents",
+    "partial_credit",
     "prompt",
     "explanation",
     "guide_url",
+    "variables",
     "choices",
 }
 CHOICE_KEYS = {"position", "text", "correct", "feedback", "tolerance", "credit"}
@@ -263,6 +267,20 @@ class _FileChecker:
             self.error(place, message)
             return default
         return value
+
+    def variables(self, data: dict, place: str, kind) -> list[dict]:
+        """A calculated question's variables as `Question.variables` keeps them (numbers as
+        plain decimals); the kind checks them with its formulas."""
+        raw = data.get("variables")
+        if raw in (None, []):
+            return []
+        if kind is not None and not kind.has_variables:
+            self.error(place, gettext("only calculated questions have variables."))
+            return []
+        parsed, problems = calculated.parse_variables(raw)
+        for problem in problems:
+            self.error(place, problem)
+        return calculated.stored_variables(parsed) if not problems else []
 
     def number(self, data: dict, key: str, place: str) -> Decimal:
         """A choice's tolerance or credit: a number (0.5) or a text of one ("0.5", "1e-3");
@@ -446,6 +464,7 @@ def _quiz_parse(
             "grading": check.typed(item, "grading", question_place, str, kinds.Grading.ALL),
             "case_sensitive": check.typed(item, "case_sensitive", question_place, bool, False),
             "ignore_accents": check.typed(item, "ignore_accents", question_place, bool, False),
+            "partial_credit": check.typed(item, "partial_credit", question_place, bool, False),
         }
         key = keys[number - 1]
         question = Question(position=position, key=key or "-", **question_fields)
@@ -475,8 +494,15 @@ def _quiz_parse(
         kind = kinds.KINDS.get(question_fields["kind"])
         correct = [choice["is_correct"] for _position, choice in choices]
         edited = [edited_choice(choice) for _position, choice in choices]
-        for problem in [*kind.problems(correct), *kind.value_problems(edited)] if kind else ():
+        variables = check.variables(item, question_place, kind)
+        question_fields["variables"] = variables
+        problems = [*kind.problems(correct), *kind.value_problems(edited)] if kind else []
+        if kind and not problems:
+            problems = kind.variable_problems(variables, edited)
+        for problem in problems:
             check.error(question_place, problem)
+        if kind and question_fields["partial_credit"] and not kind.several:
+            check.error(question_place, str(PARTIAL_CREDIT_ONLY_SEVERAL))
         questions.append(_QuestionData(position, question_fields, choices, key))
     lengths = markdown_lengths(Quiz, fields)
     for question in questions:
@@ -526,6 +552,22 @@ def _texts_export(obj: models.Model) -> dict:
     return texts
 
 
+def _variables_export(variables: list[dict]) -> list[dict]:
+    """A question's variables as the file writes them: whole numbers as numbers (2), the
+    others as the texts they are kept as ("0.5"), read back as they were."""
+
+    def number(text):
+        return int(text) if isinstance(text, str) and text.lstrip("-").isdigit() else text
+
+    return [
+        {
+            key: [number(value) for value in item] if key == "values" else number(item)
+            for key, item in variable.items()
+        }
+        for variable in variables
+    ]
+
+
 def quiz_export(*, quiz: Quiz) -> dict:
     """The quiz as the file importing.quiz_import reads: every language of every field."""
     questions = []
@@ -544,6 +586,10 @@ def quiz_export(*, quiz: Quiz) -> dict:
         for option in ("case_sensitive", "ignore_accents"):
             if getattr(question, option):
                 item[option] = True
+        if question.partial_credit:
+            item["partial_credit"] = True
+        if question.variables:
+            item["variables"] = _variables_export(question.variables)
         item |= _texts_export(question)
         choices = []
         for choice_number, choice in enumerate(question.choices.all(), 1):

@@ -6,6 +6,7 @@ question's answers are offered to the kinds (the first that claims them reads th
 """
 
 from quizzes.kinds.base import EditedChoice, Kind, Read
+from quizzes.kinds.calculated import Calculated
 from quizzes.kinds.multiple import MultipleChoice
 from quizzes.kinds.numerical import Numerical
 from quizzes.kinds.ordering import Grading, Ordering
@@ -33,6 +34,7 @@ KINDS: dict[str, Kind] = {
         MultipleChoice(),
         TrueFalse(),
         Numerical(),
+        Calculated(),
         ShortAnswer(),
         Ordering(),
     )
@@ -57,4 +59,11 @@ def gift_claimant(answers: str) -> Kind | None:
 
 def moodle_reader(moodle_type: str) -> Kind | None:
     """The kind that reads Moodle XML questions of `moodle_type` (the first that names it)."""
-    return next((kind for kind in KINDS.values() if kind.moodle_type == moodle_type), None)
+    return next(
+        (
+            kind
+            for kind in KINDS.values()
+            if moodle_type in (kind.moodle_type, *kind.moodle_also_reads)
+        ),
+        None,
+    )

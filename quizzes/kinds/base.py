@@ -115,7 +115,10 @@ class Kind:
     typed = False
     input_template = "quizzes/_choice_inputs.html"
     review_template = "quizzes/_choice_review.html"
+    has_variables = False  # Drawn per attempt (calculated): `Question.variables` is its.
+    in_gift = True  # GIFT writes it (calculated: GIFT has none, an export leaves it out).
     moodle_type: str
+    moodle_also_reads: tuple[str, ...] = ()  # Other Moodle types of the same shape it reads.
     moodle_penalty: str  # What a wrong try costs in Moodle's interactive behaviour.
 
     def problems(self, correct: list[bool]) -> list[str]:
@@ -125,6 +128,11 @@ class Kind:
     def value_problems(self, choices: list[EditedChoice]) -> list[str]:
         """What is wrong with the values of a question's choices (their texts, tolerances):
         nothing for a kind whose choices are texts to pick."""
+        return []
+
+    def variable_problems(self, variables, choices: list[EditedChoice]) -> list[str]:
+        """What is wrong with a question's variables (`Question.variables`) and its choices'
+        formulas: nothing for a kind without variables (calculated has some)."""
         return []
 
     def form_field(self, choices: Iterable) -> forms.Field:

@@ -116,6 +116,7 @@ class Ordering(Kind):
     label = _("Ordering")
     shuffles_always = True
     by_picks = False
+    in_gift = False
     input_template = "quizzes/_order_inputs.html"
     review_template = "quizzes/_order_review.html"
 
@@ -150,7 +151,7 @@ class Ordering(Kind):
         raise NotImplementedError  # Never asked: it claims no GIFT answers.
 
     def gift_write(self, question: dict, writing: GiftWriting, general: str) -> list[str]:
-        return []  # The GIFT writer leaves it out, named (`gift_export`).
+        raise NotImplementedError("GIFT has no ordering questions.")
 
     moodle_type = "ordering"
     moodle_penalty = "0.3333333"

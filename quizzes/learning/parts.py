@@ -335,6 +335,7 @@ class StepPart(Part):
     picked: tuple[ChoiceContent, ...]
     response: str | None  # A numerical answer's number (Answer.response).
     is_correct: bool
+    credit: Decimal  # The answer's (Answer.credit): above 0 but not 1, it is partly right.
     closed: str | None
     next_url: str  # With ATTEMPT_ID.
     notice: str | None = None
@@ -347,7 +348,7 @@ class ScoredAttempt:
     """What the results show of the attempt (`ATTEMPT_ID` for its id)."""
 
     kind: str
-    score: int | None
+    score: Decimal | None  # The sum of its answers' credits.
     max_score: int | None
 
     public_id: ClassVar[UUID] = ATTEMPT_ID
@@ -367,6 +368,7 @@ class SummaryItem(Part):
     number: int
     question: QuestionContent
     is_correct: bool
+    credit: Decimal
     mistakes_only: bool
 
 
@@ -383,6 +385,7 @@ class ReviewItem(Part):
     picked: tuple[ChoiceContent, ...]
     response: str | None  # A numerical answer's number (Answer.response).
     is_correct: bool
+    credit: Decimal
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,6 +12,7 @@ compare it with.
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from functools import cached_property
 from uuid import UUID
 
@@ -27,6 +28,7 @@ from quizzes.snapshots import (
     QuestionContent,
     QuizContent,
     choices_as_shown,
+    drawn,
     quiz_content,
 )
 
@@ -43,12 +45,16 @@ class Learner:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A recorded answer: right or wrong, the choices it picked, and its response (a
-    numerical answer's number, `Answer.response`)."""
+    """A recorded answer: its credit (from 0 to 1, `Answer.credit`), the choices it picked,
+    and its response (a numerical answer's number, `Answer.response`)."""
 
-    is_correct: bool
+    credit: Decimal
     picked: frozenset[int]
     response: str | None = None
+
+    @property
+    def is_correct(self) -> bool:
+        return self.credit == 1
 
     @property
     def key(self) -> str:
@@ -115,16 +121,16 @@ def has_any_attempt(*, learner: Learner) -> bool:
 
 
 def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
-    """The attempt's questions with the answers given, from (question_id, is_correct,
+    """The attempt's questions with the answers given, from (question_id, credit,
     response, choice_id) rows, one per pick (one with no pick for an answer that has
     none); rows with no question are an outer join's empty side."""
-    graded: dict[int, bool] = {}
+    graded: dict[int, Decimal] = {}
     responses: dict[int, str | None] = {}
     picked: dict[int, set[int]] = {}
-    for question_id, is_correct, response, choice_id in answers:
+    for question_id, credit, response, choice_id in answers:
         if question_id is None:
             continue
-        graded[question_id] = is_correct
+        graded[question_id] = credit
         responses[question_id] = response or None
         picks = picked.setdefault(question_id, set())
         if choice_id is not None:
@@ -136,7 +142,7 @@ def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
     return tuple(
         Step(
             number,
-            question,
+            drawn(question, attempt),
             Recorded(graded[question.pk], frozenset(picked[question.pk]), responses[question.pk])
             if question.pk in graded
             else None,
@@ -146,7 +152,7 @@ def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
 
 
 _ATTEMPT_FIELDS = [field.attname for field in Attempt._meta.concrete_fields]
-_ANSWER_FIELDS = ["question_id", "is_correct", "response", "picks__choice"]
+_ANSWER_FIELDS = ["question_id", "credit", "response", "picks__choice"]
 _attempt_rows = (
     Attempt.objects.filter(public_id=Placeholder("public_id"))
     .order_by()
@@ -178,7 +184,7 @@ def attempt_for_learner(*, public_id: UUID, learner: Learner) -> LearnerAttempt 
     answers = [
         (
             row.answers__question_id,
-            row.answers__is_correct,
+            row.answers__credit,
             row.answers__response,
             row.answers__picks__choice,
         )
@@ -221,7 +227,7 @@ class PastAttempt:
     kind: str
     started_at: datetime
     completed_at: datetime | None
-    score: int | None
+    score: Decimal | None  # The sum of its answers' credits.
     max_score: int | None
     answered: int
     question_count: int  # The attempt's: a practice attempt asks some of the quiz's.

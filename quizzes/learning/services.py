@@ -3,18 +3,37 @@
 import secrets
 import uuid
 from dataclasses import dataclass
+from decimal import Decimal
 from types import SimpleNamespace
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, models, transaction
-from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    FloatField,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Cast, Coalesce, Greatest, NullIf, Round
 from django.utils import timezone
 from django.utils.translation import get_language
 
 from quizsite.queries import CompiledInsert, CompiledQuery, Placeholder
 from quizzes import kinds
+from quizzes.kinds import calculated
+from quizzes.kinds.numerical import plain
 from quizzes.models import (
+    CREDIT_PLACES,
     Answer,
     AnswerChoice,
     Attempt,
@@ -22,6 +41,7 @@ from quizzes.models import (
     Choice,
     Question,
     Quiz,
+    credit_of,
 )
 from quizzes.snapshots import ChoiceContent, QuestionContent, QuizContent, Text
 
@@ -185,11 +205,11 @@ _LOCK_ATTEMPT = CompiledQuery(
 _GRADED = CompiledQuery(
     Answer.objects.filter(attempt=Placeholder("attempt"))
     .order_by()
-    .values_list("question_id", "is_correct")
+    .values_list("question_id", "credit")
 )
 _ANSWER_FKS = ("attempt", "question", "choice")
 _INSERT_ANSWER = CompiledInsert(
-    Answer, *_ANSWER_FKS, "response", "is_correct", "answered_at", returning_pk=True
+    Answer, *_ANSWER_FKS, "response", "credit", "is_correct", "answered_at", returning_pk=True
 )
 _INSERT_PICKS = CompiledInsert(AnswerChoice, "answer", "choice")
 
@@ -208,7 +228,8 @@ def answer_record(
     `quiz` is the attempt's quiz, as the caller read it with the attempt; `choices` are the
     picked choices of `question`, as many as its kind takes, and `response` what else the
     answer holds (a numerical answer's number, `Kind.response`), which its kind grades: the
-    answer is right when its score is full.
+    answer's credit is its score, and the answer is right when that is full; the attempt's
+    score is the sum of its answers' credits.
     Raises AlreadyAnswered when the question has an answer already (a second tab, a
     replayed POST): the first answer stands; NotOpenYet when an earlier question has none;
     AttemptClosed when the attempt was abandoned, or its quiz unpublished (an editor's
@@ -235,19 +256,21 @@ def answer_record(
     if not quiz.is_published and attempt.kind != AttemptKind.PREVIEW:
         raise AttemptClosed(AttemptClosed.UNPUBLISHED)
     answers = Answer.objects.filter(attempt=attempt.pk).order_by()
-    graded = dict(answers.values_list("question_id", "is_correct"))
+    graded = dict(answers.values_list("question_id", "credit"))
     if question.pk in graded:
         raise AlreadyAnswered
     questions = quiz.questions_among(attempt.question_ids)
     first_open = next(n for n, q in enumerate(questions, 1) if q.pk not in graded)
     if questions[first_open - 1].pk != question.pk:
         raise NotOpenYet(first_open)
+    credit = credit_of(question.type.grade(question, picked, response))
     values = {
         "attempt": attempt.pk,
         "question": question.pk,
         "choice": choices[0].pk if len(choices) == 1 else None,  # See Answer.choice.
         "response": response or "",
-        "is_correct": question.type.grade(question, picked, response) == 1,
+        "credit": credit,
+        "is_correct": credit == 1,
         "answered_at": timezone.now(),
     }
     answer_id = _INSERT_ANSWER(values)
@@ -256,11 +279,11 @@ def answer_record(
     answer = Answer(
         id=answer_id, **{f"{name}_id": values.pop(name) for name in _ANSWER_FKS}, **values
     )
-    graded[question.pk] = answer.is_correct
+    graded[question.pk] = credit
     total = len(questions)
     if len(graded) >= total:
         attempt.completed_at = timezone.now()
-        attempt.score = sum(graded.values())
+        attempt.score = sum(graded.values(), Decimal(0))
         attempt.max_score = total
         attempt.save(update_fields=["completed_at", "score", "max_score"])
     return answer
@@ -326,10 +349,10 @@ def answers_regrade(
 ) -> Regraded:
     """Grade the recorded answers again against the choices marked correct now.
 
-    An answer by picks is correct when it picked every correct choice and no other, in
-    one statement; an answer of another kind (a number) is matched again against the
-    choices as they are now (`_responses_regrade`). The scores of the finished attempts
-    these answers belong to follow. Returns how many answers and attempts changed.
+    An answer by picks gets its credit again in one statement (`_picks_credit`); an answer
+    of another kind (a number) is matched again against the choices as they are now
+    (`_responses_regrade`). The scores (sums of credits) of the finished attempts these
+    answers belong to follow. Returns how many answers and attempts changed.
     """
     if (quiz is None) == (questions is None):
         raise ValueError("Give either a quiz or questions.")
@@ -337,36 +360,74 @@ def answers_regrade(
         questions = Question.objects.filter(quiz=quiz)
     by_picks = [name for name, kind in kinds.KINDS.items() if kind.by_picks]
     answers = Answer.objects.filter(question__in=questions.filter(kind__in=by_picks).values("pk"))
-    picked_wrong = Exists(
-        AnswerChoice.objects.filter(answer=OuterRef("pk"), choice__is_correct=False)
+    credit = _picks_credit()
+    changed = answers.exclude(credit=credit).update(credit=credit)
+    answers.filter(credit=1, is_correct=False).update(is_correct=True)
+    answers.exclude(credit=1).filter(is_correct=True).update(is_correct=False)
+    changed += _responses_regrade(questions.exclude(kind__in=by_picks))
+
+    score = Coalesce(
+        Subquery(
+            Answer.objects.filter(attempt=OuterRef("pk"))
+            .order_by()
+            .values("attempt")
+            .annotate(total=Sum("credit"))
+            .values("total"),
+            output_field=Attempt._meta.get_field("score"),
+        ),
+        Value(Decimal(0)),
     )
+    attempts = Attempt.objects.filter(
+        completed_at__isnull=False, quiz__in=questions.values("quiz")
+    ).exclude(score=score)
+    return Regraded(answers=changed, attempts=attempts.update(score=score))
+
+
+def _count(rows: models.QuerySet, group: str) -> Coalesce:
+    """How many of these rows (each a subquery of an answer's) there are, 0 for none."""
+    counted = rows.order_by().values(group).annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+def _picks_credit() -> Case:
+    """An answer by picks' credit, in SQL, as its kind's `grade` gives it: 1 when it picked
+    every correct choice and no other, else the credit of its one pick for a kind of one
+    pick (a near miss's share, 0 by default), else 0; and for a question that several picks answer
+    with partial credit (multiple choice), the share of the correct choices it picked less
+    the share of the wrong ones, never below 0 (`quizzes/kinds/choices.py: partial_grade`),
+    rounded as Answer.credit keeps it."""
+    picks = AnswerChoice.objects.filter(answer=OuterRef("pk"))
+    choices = Choice.objects.filter(question=OuterRef("question"))
+    shares = [
+        Cast(_count(picks.filter(choice__is_correct=right), "answer"), FloatField())
+        / NullIf(_count(choices.filter(is_correct=right), "question"), 0)
+        for right in (True, False)
+    ]
+    partial = Greatest(shares[0] - Coalesce(shares[1], 0.0), 0.0)
+    credit_field = Answer._meta.get_field("credit")
+    several = [name for name, kind in kinds.KINDS.items() if kind.by_picks and kind.several]
+    partial_credit = Exists(
+        Question.objects.filter(pk=OuterRef("question"), partial_credit=True, kind__in=several)
+    )
+    picked_wrong = Exists(picks.filter(choice__is_correct=False))
     missed_correct = Exists(
-        Choice.objects.filter(question=OuterRef("question"), is_correct=True).exclude(
+        choices.filter(is_correct=True).exclude(
             Exists(
                 AnswerChoice.objects.filter(answer=OuterRef(OuterRef("pk")), choice=OuterRef("pk"))
             )
         )
     )
-    wrong = Q(picked_wrong) | Q(missed_correct)
-    changed = answers.filter(Q(is_correct=True) & wrong).update(is_correct=False)
-    changed += answers.filter(Q(is_correct=False) & ~wrong).update(is_correct=True)
-    changed += _responses_regrade(questions.exclude(kind__in=by_picks))
-
-    correct_count = Coalesce(
-        Subquery(
-            Answer.objects.filter(attempt=OuterRef("pk"), is_correct=True)
-            .order_by()
-            .values("attempt")
-            .annotate(n=Count("pk"))
-            .values("n"),
-            output_field=IntegerField(),
+    one_pick = [name for name, kind in kinds.KINDS.items() if kind.by_picks and not kind.several]
+    near_miss = Choice.objects.filter(pk=OuterRef("choice"), question__kind__in=one_pick)
+    return Case(
+        When(partial_credit, then=Round(Cast(partial, credit_field), CREDIT_PLACES)),
+        When(
+            Q(picked_wrong) | Q(missed_correct),
+            then=Coalesce(Subquery(near_miss.values("credit")), Value(Decimal(0))),
         ),
-        0,
+        default=Value(Decimal(1)),
+        output_field=credit_field,
     )
-    attempts = Attempt.objects.filter(
-        completed_at__isnull=False, quiz__in=questions.values("quiz")
-    ).exclude(score=correct_count)
-    return Regraded(answers=changed, attempts=attempts.update(score=correct_count))
 
 
 _REGRADE_BATCH = 1000
@@ -380,27 +441,36 @@ def _responses_regrade(questions: models.QuerySet[Question]) -> int:
     changed = 0
     for question in questions.prefetch_related("choices"):
         choices = [_regraded_choice(choice) for choice in question.choices.all()]
-        content = SimpleNamespace(choices=choices, grading=question.grading)
+        content = SimpleNamespace(
+            choices=choices, grading=question.grading, partial_credit=question.partial_credit
+        )
         kind = question.type
         answers = (
             question.answers.exclude(response="")
             .annotate(language=F("attempt__language"))
             .order_by("pk")
         )
+        if kind.has_variables:  # Each answer against its attempt's variant.
+            answers = answers.select_related("attempt")
         for start in range(0, answers.count(), _REGRADE_BATCH):
             batch = list(answers[start : start + _REGRADE_BATCH].prefetch_related("picks"))
             moved = []
             for answer in batch:
-                picked = frozenset(kind.rematch(answer.response, choices, answer.language))
-                is_correct = kind.grade(content, picked, answer.response) == 1
+                if kind.has_variables:
+                    drawn = _drawn_choices(question, choices, answer.attempt)
+                    picked = frozenset(kind.rematch(answer.response, drawn, answer.language))
+                else:
+                    picked = frozenset(kind.rematch(answer.response, choices, answer.language))
+                credit = credit_of(kind.grade(content, picked, answer.response))
                 if picked != {pick.choice_id for pick in answer.picks.all()} or (
-                    is_correct != answer.is_correct
+                    credit != answer.credit
                 ):
-                    answer.is_correct = is_correct
+                    answer.credit = credit
+                    answer.is_correct = credit == 1
                     answer.choice_id = next(iter(picked), None)
                     moved.append((answer, picked))
             Answer.objects.bulk_update(
-                [answer for answer, _picked in moved], ["is_correct", "choice"]
+                [answer for answer, _picked in moved], ["credit", "is_correct", "choice"]
             )
             AnswerChoice.objects.filter(answer__in=[answer for answer, _picked in moved]).delete()
             AnswerChoice.objects.bulk_create(
@@ -410,6 +480,20 @@ def _responses_regrade(questions: models.QuerySet[Question]) -> int:
             )
             changed += len(moved)
     return changed
+
+
+def _drawn_choices(question: Question, choices: list, attempt: Attempt) -> list:
+    """A calculated question's choices (as `_regraded_choice` makes them) as `attempt`
+    drew them: each text its formula's value (`snapshots.drawn`)."""
+    seed = calculated.seed_of(attempt.public_id, question.pk)
+    _values, results = calculated.drawn_values(question.variables, choices, seed)
+    shown = {pk: "" if value is None else plain(value) for pk, value in results.items()}
+    return [
+        SimpleNamespace(
+            **{**vars(choice), "text": Text(((settings.LANGUAGE_CODE, shown[choice.pk]),))}
+        )
+        for choice in choices
+    ]
 
 
 def _regraded_choice(choice: Choice) -> SimpleNamespace:

@@ -6,6 +6,8 @@ streamed after the view has returned, when the request's language is no longer a
 
 import csv
 from collections.abc import Iterable, Iterator
+from decimal import Decimal
+from functools import lru_cache
 from itertools import groupby
 from operator import attrgetter
 
@@ -20,14 +22,24 @@ CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value):
-    """Text a spreadsheet would run as a formula gets a leading apostrophe; numbers stay."""
+    """Text a spreadsheet would run as a formula gets a leading apostrophe; numbers stay,
+    and a score or a credit (a Decimal) is a plain decimal: "2.5", "3", "0.33333"."""
     if value is None:
         return ""
     if isinstance(value, float):
         return round(value, 3)
+    if isinstance(value, Decimal):
+        return _plain(value)
     if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
         return f"'{value}"
     return value
+
+
+@lru_cache(maxsize=4096)
+def _plain(value: Decimal) -> str:
+    """A Decimal as a plain decimal; cached, as a CSV repeats a few credits and scores many
+    times (a row per attempt, a credit per answer)."""
+    return f"{value.normalize():f}"
 
 
 class _Echo:
@@ -60,8 +72,8 @@ def _text_in(obj, field: str, language: str) -> str:
 
 def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
     """A row per completed attempt: the learner, its kind, whether it is their first, how long
-    it took, the score, and each question's picks (joined with " | " when there are several,
-    in the attempt's language) and result."""
+    it took, the score (a sum of credits: 2.5), and each question's picks (joined with " | "
+    when there are several, in the attempt's language), result and credit (0.5)."""
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
     texts = {
         code: {c.pk: _text_in(c, "text", code) for q in questions for c in q.choices.all()}
@@ -69,6 +81,7 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
     }
     columns = {question.pk: index for index, question in enumerate(questions)}
     anonymous, right, wrong, yes, no = _("Anonymous"), _("right"), _("wrong"), _("yes"), _("no")
+    partly = _("partly right")
     kinds = {kind.value: str(kind.label) for kind in AttemptKind}
     header = [
         _("Learner"),
@@ -85,6 +98,7 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
         header += [
             _("Question %(number)s choice") % {"number": number},
             _("Question %(number)s result") % {"number": number},
+            _("Question %(number)s credit") % {"number": number},
         ]
     several = any(question.type.several for question in questions)
     picks = reports.answer_picks(quiz, report_filter, several=several)
@@ -92,21 +106,24 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
     def rows() -> Iterator[list]:
         yield header
         for _attempt, attempt_picks in groupby(picks, key=attrgetter("attempt_id")):
-            cells = [""] * (2 * len(questions))
+            cells = [""] * (3 * len(questions))
             for pick in attempt_picks:
                 index = columns.get(pick.question_id)
                 if index is not None:
                     shown = texts.get(pick.language) or texts[settings.LANGUAGE_CODE]
                     text = shown.get(pick.picked, "")
-                    cells[2 * index] = f"{cells[2 * index]} | {text}" if cells[2 * index] else text
-                    cells[2 * index + 1] = right if pick.is_correct else wrong
+                    cells[3 * index] = f"{cells[3 * index]} | {text}" if cells[3 * index] else text
+                    cells[3 * index + 1] = (
+                        right if pick.is_correct else partly if pick.credit else wrong
+                    )
+                    cells[3 * index + 2] = pick.credit
             yield [
                 _learner_name(pick.username, pick.first_name, pick.last_name) or anonymous,
                 pick.completed_at.isoformat(timespec="seconds"),
                 pick.language,
                 pick.score,
                 pick.max_score,
-                round(100 * pick.score / pick.max_score, 1) if pick.max_score else None,
+                float(round(100 * pick.score / pick.max_score, 1)) if pick.max_score else None,
                 kinds.get(pick.kind, pick.kind),
                 yes if pick.is_first else no,
                 round((pick.completed_at - pick.started_at).total_seconds()),

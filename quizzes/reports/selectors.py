@@ -2,10 +2,11 @@
 
 Each function costs a fixed number of queries whatever the number of attempts:
 the database returns counts grouped by a handful of small keys (question,
-language, right or wrong, total score), and Python folds those few hundred
+language, credit, total score), and Python folds those few hundred
 rows into the statistics. Item statistics follow Moodle's quiz statistics
-report: facility, discrimination index (100 × the Pearson correlation of the
-item's score with the rest-of-test score) and discriminative efficiency
+report, on fractional scores: facility (the mean credit), discrimination index
+(100 × the Pearson correlation of the item's credit with the rest-of-test score,
+the attempt's score less that credit) and discriminative efficiency
 (that covariance as a share of the largest one the two distributions allow).
 """
 
@@ -14,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -42,6 +44,7 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from quizzes.kinds.numerical import number_text
 from quizzes.kinds.ordering import Ordering, response_ids
 from quizzes.markup.rendering import is_french
 from quizzes.models import (
@@ -53,7 +56,7 @@ from quizzes.models import (
     Question,
     Quiz,
 )
-from quizzes.snapshots import Text, choices_as_shown, quiz_content
+from quizzes.snapshots import Text, choices_as_shown, drawn, quiz_content
 
 # Thresholds for the flags, from the issue (and Moodle's guidance).
 EASY_ABOVE = 0.9
@@ -139,9 +142,14 @@ def completed_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
 # Summary and score distribution
 
 
+# The score distribution's bands, in percent of the score: 0 to 10 %, …, 90 to 100 %.
+HISTOGRAM_BAND = 10
+
+
 @dataclass(frozen=True)
 class HistogramBin:
-    score: int
+    low: int  # Percent, the band's lowest score; the band goes up to low + HISTOGRAM_BAND,
+    high: int  # which it leaves to the next band, but for the last one, which holds 100 %.
     count: int
     share: float
 
@@ -185,8 +193,9 @@ def quiz_summary(
     score yet.
 
     Pass `items` (from item_analysis) to get Cronbach's alpha (KR-20); without it
-    the question count costs a second query. Scores are percentages; the standard
-    deviation is the sample one (n - 1).
+    the question count costs a second query. Scores (sums of the answers' credits, so
+    fractions) are percentages, and the distribution counts them in bands of
+    HISTOGRAM_BAND percent; the standard deviation is the sample one (n - 1).
     """
     groups = list(
         attempts_for(quiz, report_filter)
@@ -196,7 +205,9 @@ def quiz_summary(
         .order_by()
     )
     started = sum(count for _score, _out_of, count in groups)
-    rows = [(score, out_of, n) for score, out_of, n in groups if score is not None and out_of]
+    rows = [
+        (float(score), out_of, n) for score, out_of, n in groups if score is not None and out_of
+    ]
     questions = quiz.questions.count() if items is None else len(items.questions)
     max_score = questions or max((out_of for _s, out_of, _n in rows), default=0)
     n = sum(count for _s, _o, count in rows)
@@ -209,11 +220,17 @@ def quiz_summary(
         count for score, out_of, count in rows if round(100 * score / out_of) >= quiz.pass_mark
     )
     bins = defaultdict(int)
-    for score, out_of, count in rows:
-        bins[round(score * max_score / out_of)] += count
+    bands = 100 // HISTOGRAM_BAND
+    for percent, count in percents:
+        bins[min(int(percent // HISTOGRAM_BAND), bands - 1)] += count
     histogram = [
-        HistogramBin(score=s, count=bins[s], share=bins[s] / n if n else 0.0)
-        for s in range(max_score + 1)
+        HistogramBin(
+            low=band * HISTOGRAM_BAND,
+            high=(band + 1) * HISTOGRAM_BAND,
+            count=bins[band],
+            share=bins[band] / n if n else 0.0,
+        )
+        for band in range(bands)
     ]
     alpha = None
     if items is not None and n > 1:
@@ -258,12 +275,15 @@ class ItemStats:
     efficiency: float | None
 
 
-def item_stats(cells: Iterable[tuple[int, int, int]]) -> ItemStats:
-    """Facility, discrimination and efficiency from (item score, rest-of-test score, count).
+def item_stats(cells: Iterable[tuple[float, float, int]]) -> ItemStats:
+    """Facility, discrimination and efficiency from (item score, rest-of-test score, count),
+    the item score being the answer's credit (0 to 1) and the rest of the test the
+    attempt's score less that credit, as Moodle's quiz statistics take them.
 
-    Pearson's r comes from the sums of x, y, x², y² and xy. The largest
-    covariance the two distributions allow pairs the k right answers (k = Σx)
-    with the k highest rest scores: that is what sorting both lists gives.
+    Facility is the mean credit; Pearson's r comes from the sums of x, y, x², y² and xy.
+    The largest covariance the two distributions allow pairs the highest item scores
+    with the highest rest scores (for right or wrong items: the k right answers, k = Σx,
+    with the k highest rest scores): that is what sorting both lists gives.
     """
     cells = [cell for cell in cells if cell[2]]
     n = sum(count for _x, _y, count in cells)
@@ -277,15 +297,25 @@ def item_stats(cells: Iterable[tuple[int, int, int]]) -> ItemStats:
     covariance = n * sxy - sx * sy
     spread = (n * sxx - sx * sx) * (n * syy - sy * sy)
     discrimination = 100 * covariance / math.sqrt(spread) if spread > 0 else None
-    remaining = sx
-    sxy_max = 0
-    for y, count in sorted(((y, count) for _x, y, count in cells), reverse=True):
-        taken = min(count, remaining)
-        sxy_max += y * taken
-        remaining -= taken
-    most = n * sxy_max - sx * sy
+    most = n * _sorted_products(cells) - sx * sy
     efficiency = 100 * covariance / most if most > 0 else None
     return ItemStats(n=n, facility=sx / n, discrimination=discrimination, efficiency=efficiency)
+
+
+def _sorted_products(cells: list[tuple[float, float, int]]) -> float:
+    """Σxy with the x and the y each sorted from the highest: the largest Σxy they allow."""
+    xs = sorted(((x, count) for x, _y, count in cells), reverse=True)
+    ys = sorted(((y, count) for _x, y, count in cells), reverse=True)
+    total, i, j, x_left, y_left = 0.0, 0, 0, xs[0][1], ys[0][1]
+    while i < len(xs) and j < len(ys):
+        taken = min(x_left, y_left)
+        total += xs[i][0] * ys[j][0] * taken
+        x_left, y_left = x_left - taken, y_left - taken
+        if not x_left and (i := i + 1) < len(xs):
+            x_left = xs[i][1]
+        if not y_left and (j := j + 1) < len(ys):
+            y_left = ys[j][1]
+    return total
 
 
 @dataclass(frozen=True)
@@ -328,7 +358,7 @@ class ItemAnalysis:
 
 def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
     """Three queries: questions, their choices, and answers grouped by (question, choice,
-    right or wrong, language, score), one scan for both the item statistics and the
+    credit, language, score), one scan for both the item statistics and the
     choice counts; one more for a quiz with questions answered by typing (numerical, short
     answer): their most frequent wrong responses (`_wrong_responses_add`).
 
@@ -338,17 +368,15 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
     cells = (
         _completed_answers(quiz, report_filter)
-        .values_list(
-            "question_id", "choice_id", "is_correct", "attempt__language", "attempt__score"
-        )
+        .values_list("question_id", "choice_id", "credit", "attempt__language", "attempt__score")
         .annotate(n=Count("pk"))
         .order_by()
     )
-    by_question: dict[int, list[tuple[str, int, int, int]]] = defaultdict(list)
+    by_question: dict[int, list[tuple[str, float, float, int]]] = defaultdict(list)
     picks: dict[int, int] = defaultdict(int)
-    for question_id, choice_id, is_correct, language, score, count in cells:
-        x = int(is_correct)
-        by_question[question_id].append((language, x, score - x, count))
+    for question_id, choice_id, credit, language, score, count in cells:
+        x = float(credit)
+        by_question[question_id].append((language, x, float(score) - x, count))
         picks[choice_id] += count
     if any(question.type.several for question in questions):
         for choice_id, count in _multiple_picks(quiz, report_filter):
@@ -721,6 +749,9 @@ class ReviewedQuestion:
     choices: tuple[ReviewedChoice, ...]  # In the order the attempt showed them.
     is_correct: bool | None  # None: not answered.
     response: str = ""  # A numerical answer's number, as the attempt's language writes it.
+    credit: Decimal | None = None  # The answer's (0 to 1); None: not answered.
+    # A calculated question's values drawn for the attempt, as its language writes them.
+    values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -776,20 +807,21 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
     attempt = Attempt.objects.filter(quiz=quiz, public_id=public_id).select_related("user").first()
     if attempt is None:
         return None
-    graded: dict[int, bool] = {}
+    graded: dict[int, Decimal] = {}
     responses: dict[int, str] = {}
     picked: dict[int, set[int]] = defaultdict(set)
     rows = attempt.answers.order_by().values_list(
-        "question_id", "is_correct", "response", "picks__choice"
+        "question_id", "credit", "response", "picks__choice"
     )
-    for question_id, is_correct, response, choice_id in rows:
-        graded[question_id] = is_correct
+    for question_id, credit, response, choice_id in rows:
+        graded[question_id] = credit
         responses[question_id] = response
         picked[question_id].add(choice_id)
     content = quiz_content(quiz_id=quiz.pk, updated_at=quiz.updated_at)
     questions = content.questions_among(attempt.question_ids)
     if attempt.completed_at is not None:
         questions = tuple(question for question in questions if question.pk in graded)
+    questions = tuple(drawn(question, attempt) for question in questions)
     with translation.override(attempt.language):
         reviewed = tuple(
             ReviewedQuestion(
@@ -803,12 +835,14 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
                     picked[question.pk],
                     responses.get(question.pk, ""),
                 ),
-                is_correct=graded.get(question.pk),
+                is_correct=graded[question.pk] == 1 if question.pk in graded else None,
+                credit=graded.get(question.pk),
                 response=(
                     question.type.shown_response(responses[question.pk])
                     if responses.get(question.pk) and question.type.typed
                     else ""
                 ),
+                values=tuple((name, number_text(value)) for name, value in question.values),
             )
             for number, question in enumerate(questions, 1)
         )
@@ -850,7 +884,7 @@ def answer_picks(
 ) -> Iterator[tuple]:
     """Every pick of every answer of every completed attempt, in attempt and question order,
     as named rows (attempt_id, username, first_name, last_name, kind, is_first, started_at,
-    completed_at, language, score, max_score, question_id, picked, is_correct), read lazily
+    completed_at, language, score, max_score, question_id, picked, is_correct, credit), read lazily
     so memory stays flat however many attempts there are. An answer that picked several
     choices gives a row per pick: with `several` (the quiz has multiple-choice questions),
     the picks of the answers without an `Answer.choice` are joined, and only theirs.
@@ -892,6 +926,7 @@ def answer_picks(
             "question_id",
             "picked",
             "is_correct",
+            "credit",
             named=True,
         )
         .iterator(chunk_size=2000)

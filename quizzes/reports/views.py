@@ -83,6 +83,7 @@ def _histogram_bars(histogram: list[reports.HistogramBin]) -> dict:
         )
     return {
         "bars": bars,
+        "band": reports.HISTOGRAM_BAND,
         "width": HISTOGRAM_BAR * len(histogram),
         "bar_width": HISTOGRAM_BAR - 8,
         "baseline": HISTOGRAM_HEIGHT,

@@ -16,6 +16,7 @@ from django.http import HttpResponse
 from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from quizzes.kinds.numerical import choice_value, plain
 from quizzes.learning.identity import LEARNER_COOKIE
 from quizzes.learning.services import answer_record, attempt_start
 from quizzes.models import Attempt, Quiz
@@ -97,8 +98,14 @@ def browser_attempt(context, live_server, demo):
                 )
                 continue
             choice = next(c for c in question.choices if c.is_correct == right)
-            # A typed answer (a number, a short answer) is its choice's text, stars left out.
-            typed = None if question.type.by_picks else str(choice.text).replace("*", "")
+            # A typed answer is its choice's text, stars left out (a short answer), or its
+            # value (a number: a calculated question's for the attempt's variant).
+            if question.type.by_picks:
+                typed = None
+            elif question.type.typed and question.kind == "short_answer":
+                typed = str(choice.text).replace("*", "")
+            else:
+                typed = plain(choice_value(choice))
             with translation.override(lang):
                 answer_record(
                     attempt=attempt,

@@ -54,6 +54,23 @@ def test_demo_french_avoids_the_seed_mistranslations(db):
     assert "gradients" in french and "couches" in french and "entraînement" in french
 
 
+def test_demo_gradient_accumulation_quiz_ends_with_a_calculated_question(db):
+    call_command("loaddemo")
+    quiz = Quiz.objects.get(slug="gradient-accumulation-quiz")
+    questions = list(quiz.questions.prefetch_related("choices"))
+    assert [question.kind for question in questions][-3:] == ["numerical", "ordering", "calculated"]
+    calculated = questions[-1]
+    assert [variable["name"] for variable in calculated.variables] == [
+        "workers",
+        "local_batch",
+        "steps",
+    ]
+    assert calculated.choice_problems() == []
+    for field in ("prompt_en", "prompt_fr", "explanation_en", "explanation_fr"):
+        assert "{workers}" in getattr(calculated, field)
+    assert all(choice.feedback_fr for choice in calculated.choices.all() if not choice.is_correct)
+
+
 def test_demo_second_guide_path_has_a_quiz_of_five_or_more(db):
     call_command("loaddemo")
     other = GuidePath.objects.exclude(slug="data-parallelism").get()

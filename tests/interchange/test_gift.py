@@ -44,6 +44,7 @@ def test_every_construct_is_read_field_by_field():
         "key": "Weights",
         "prompt": {"en": "Which are transport protocols?"},
         "kind": "multiple",
+        "partial_credit": True,  # 50/50/-100: each correct pick earns half, IP takes it all.
         "choices": [
             choice("TCP", True, "Yes."),
             choice("UDP", True),
@@ -132,7 +133,8 @@ def test_kinds_this_site_lacks_are_refused_one_message_each_with_their_line():
 
 def test_losses_are_warnings():
     parsed = gift_parse(EVERY_CONSTRUCT, language="en")
-    # "Weights" shares 100 % between its right answers, -100 % each wrong one: scored as here.
+    # "Weights" shares 100 % between its right answers, -100 % its wrong one: partial credit,
+    # scored as here.
     assert parsed.warnings == [("line 30", "HTML tags dropped, their text kept: font, img, span.")]
 
 
@@ -182,16 +184,24 @@ def test_questions_before_any_category_go_to_a_default_quiz():
     ]
 
 
-def test_single_choice_with_partial_credit_keeps_the_full_answer():
-    parsed = gift_parse("Q?{=a ~%50%b ~c}", language="en")
-    assert parsed.quizzes[0]["questions"][0]["choices"] == [
+def test_single_choice_with_partial_credit_keeps_each_answer_s_share():
+    parsed = gift_parse("Q?{=a ~%50%b ~c ~%-25%d}", language="en")
+    question = parsed.quizzes[0]["questions"][0]
+    assert question["choices"] == [
         choice("a", True),
-        choice("b"),
+        {**choice("b"), "credit": "0.5"},
         choice("c"),
+        choice("d"),
     ]
     assert parsed.warnings == [
-        ("line 1", "partial credit is lost: the answers weighted 50% count as wrong.")
+        ("line 1", "a penalty is lost: the answers weighted -25% count as wrong (0).")
     ]
+    text = gift_export({"slug": "q", "title": {"en": "Q"}, "questions": [question]}, language="en")
+    assert "\t~%50%b\n" in text
+    assert (
+        gift_parse(text, language="en").quizzes[0]["questions"][0]["choices"]
+        == (question["choices"])
+    )
 
 
 @pytest.mark.parametrize(
@@ -343,12 +353,8 @@ def test_moodle_documented_examples():
     # Missing word, as Moodle reads it: the blank where the answers were.
     assert questions[7]["prompt"] == {"en": "Jesus Christ was from \\_\\_\\_\\_\\_."}
     assert [item["correct"] for item in questions[7]["choices"]] == [False, False, False, True]
-    assert parsed.warnings == [
-        (
-            "line 55 (“Jesus' hometown”)",
-            "partial credit is lost: the answers weighted 25%, 50% count as wrong.",
-        )
-    ]
+    assert [item.get("credit") for item in questions[7]["choices"]] == [None, "0.25", "0.5", None]
+    assert parsed.warnings == []
 
 
 QUIZ = {
@@ -368,6 +374,7 @@ QUIZ = {
         {
             "prompt": {"en": "Which are true?"},
             "kind": "multiple",
+            "partial_credit": True,
             "choices": [
                 {"text": {"en": "One"}, "correct": True},
                 {"text": {"en": "Two"}, "correct": True},
@@ -404,6 +411,51 @@ def test_export_then_parse_gives_back_the_same_questions():
     assert parsed.quizzes[0]["title"] == {"en": "Data parallelism: a quiz"}
     again = gift_export(parsed.quizzes[0], language="en")
     assert again == text
+
+
+def _multiple(correct: list[bool], **fields) -> dict:
+    choices = [{"text": {"en": f"C{n}"}, "correct": right} for n, right in enumerate(correct)]
+    return {"prompt": {"en": "Which?"}, "kind": "multiple", **fields, "choices": choices}
+
+
+def test_partial_credit_is_written_as_moodle_s_shares_and_read_back():
+    question = _multiple([True, True, False, False], partial_credit=True)
+    text = gift_export({**QUIZ, "questions": [question]}, language="en")
+    assert "\t~%50%C0\n\t~%50%C1\n\t~%-50%C2\n\t~%-50%C3\n" in text
+    parsed = gift_parse(text, language="en", quiz_slug=QUIZ["slug"])
+    assert (parsed.quizzes[0]["questions"], parsed.warnings) == ([question], [])
+
+
+def test_all_or_nothing_reads_back_so_unless_moodle_s_weights_give_partial_credit():
+    # Each wrong choice takes all the marks away: Moodle's nearest to all-or-nothing, which
+    # with two wrong choices is no partial credit's weights, read back as written.
+    question = _multiple([True, True, False, False])
+    text = gift_export({**QUIZ, "questions": [question]}, language="en")
+    assert "\t~%50%C0\n\t~%50%C1\n\t~%-100%C2\n\t~%-100%C3\n" in text
+    parsed = gift_parse(text, language="en", quiz_slug=QUIZ["slug"])
+    assert parsed.quizzes[0]["questions"] == [question]
+    # With one wrong choice the weights are partial credit's (50/50/-100), which Moodle
+    # scores as such: read back, the question gives partial credit.
+    question = _multiple([True, True, False])
+    text = gift_export({**QUIZ, "questions": [question]}, language="en")
+    parsed = gift_parse(text, language="en", quiz_slug=QUIZ["slug"])
+    assert parsed.quizzes[0]["questions"] == [{**question, "partial_credit": True}]
+
+
+def test_other_weights_give_partial_credit_by_equal_shares_with_a_warning():
+    text = "::Q::Which?{~%60%A ~%40%B ~%0%C}"
+    parsed = gift_parse(text, language="en", quiz_slug="q")
+    question = parsed.quizzes[0]["questions"][0]
+    assert question["partial_credit"] is True
+    assert [choice["correct"] for choice in question["choices"]] == [True, True, False]
+    assert parsed.warnings == [
+        (
+            "line 1 (“Q”)",
+            "the weights 60%, 40%, 0% are read as partial credit by equal shares: each "
+            "answer weighted above 0 is a correct choice worth its share, and each other "
+            "answer picked takes its share away.",
+        )
+    ]
 
 
 def test_export_writes_gift_as_moodle_does():

@@ -54,6 +54,7 @@ def test_every_construct_is_read_field_by_field():
                     },
                     "key": "Weights",
                     "kind": "multiple",
+                    "partial_credit": True,
                     "choices": [
                         choice("TCP \\*", True),
                         choice("UDP", True),
@@ -114,7 +115,6 @@ def test_types_this_site_lacks_are_refused_one_message_each():
 @pytest.mark.parametrize(
     ("moodle_type", "named"),
     [
-        ("calculated", "a calculated question (Moodle type “calculated”)"),
         ("calculatedmulti", "a calculated multichoice question (Moodle type “calculatedmulti”)"),
         ("gapselect", "a select missing words question (Moodle type “gapselect”)"),
         ("multianswer", "an embedded answers (cloze) question (Moodle type “multianswer”)"),
@@ -209,19 +209,20 @@ def test_true_false_needs_its_two_answers():
     ]
 
 
-def test_single_choice_with_partial_credit_keeps_the_full_answer():
+def test_single_choice_with_partial_credit_keeps_each_answer_s_share():
     body = (
         '<answer fraction="100.0000000"><text>a</text></answer>'
         '<answer fraction="33.33333"><text>b</text></answer>'
     )
     parsed = moodle_xml_parse(question_xml(body), language="en")
-    assert parsed.quizzes[0]["questions"][0]["choices"] == [choice("a", True), choice("b")]
-    assert parsed.warnings == [
-        (
-            "question 1 (“Q”)",
-            "partial credit is lost: the answers weighted 33.33333% count as wrong.",
-        )
-    ]
+    question = parsed.quizzes[0]["questions"][0]
+    assert question["choices"] == [choice("a", True), {**choice("b"), "credit": "0.33333"}]
+    assert parsed.warnings == []
+    content = moodle_xml_export(
+        {"slug": "q", "title": {"en": "Q"}, "questions": [question]}, language="en", images={}
+    )
+    assert '<answer fraction="33.333" format="markdown">' in content.decode()
+    assert moodle_xml_parse(content, language="en").quizzes[0]["questions"][0] == question
 
 
 QUIZ = {
@@ -243,6 +244,7 @@ QUIZ = {
             "key": "q2",
             "prompt": {"en": "Which are transport protocols?"},
             "kind": "multiple",
+            "partial_credit": True,
             "choices": [
                 {"text": {"en": "TCP"}, "correct": True},
                 {"text": {"en": "UDP"}, "correct": True},
@@ -319,6 +321,18 @@ def test_each_questions_choice_order_is_written_as_its_shuffleanswers_and_read_b
         assert shuffles == ["true", "false"]
         parsed = moodle_xml_parse(content, language="en", quiz_slug="networks")
         assert parsed.quizzes[0]["questions"] == questions
+
+
+def test_moodle_s_partial_credit_is_read_and_written_back_with_the_same_fractions():
+    # "Weights": <single>false</single>, TCP and UDP 50 each, IP -100.
+    parsed = moodle_xml_parse(EVERY_CONSTRUCT, language="en")
+    question = next(q for q in parsed.quizzes[0]["questions"] if q["key"] == "Weights")
+    assert question["partial_credit"] is True
+    content = moodle_xml_export(
+        {"slug": "w", "title": {"en": "W"}, "questions": [question]}, language="en", images={}
+    ).decode()
+    fractions = [part.split('"')[0] for part in content.split('<answer fraction="')[1:]]
+    assert fractions == ["50", "50", "-100"]
 
 
 def test_export_writes_moodle_xml():

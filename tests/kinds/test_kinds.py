@@ -2,6 +2,7 @@
 
 import inspect
 from decimal import Decimal
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
@@ -12,11 +13,12 @@ from quizzes import kinds
 from quizzes.interchange.gift import gift_export, gift_parse
 from quizzes.interchange.importing import quiz_import
 from quizzes.interchange.moodle_xml import moodle_xml_export, moodle_xml_parse
+from quizzes.kinds import calculated
 from quizzes.kinds.base import EditedChoice, Kind
 from quizzes.kinds.single import SingleChoice
 from quizzes.learning.forms import AnswerForm
 from quizzes.models import Question
-from quizzes.snapshots import ChoiceContent, QuestionContent, Text
+from quizzes.snapshots import ChoiceContent, QuestionContent, Text, drawn
 from tests.factories import content_of, question_url, start
 
 # A question of each kind as a quiz file has it: a kind without one here fails below.
@@ -76,13 +78,35 @@ EXAMPLES = {
             {"text": {"en": "All-gather: each gets every summed shard"}, "correct": False},
         ],
     },
+    "calculated": {
+        "kind": "calculated",
+        "prompt": {"en": "{workers} workers, a local batch of {batch}, 4 steps: how many?"},
+        "variables": [
+            {"name": "workers", "min": "8", "max": "8"},
+            {"name": "batch", "min": "32", "max": "32"},
+        ],
+        "choices": [
+            {"text": {"en": "workers * batch * 4"}, "correct": True, "feedback": {"en": "Yes."}},
+            {
+                "text": {"en": "workers * batch"},
+                "correct": False,
+                "tolerance": "0.5",
+                "feedback": {"en": "Times the {workers} workers' steps."},
+            },
+        ],
+    },
 }
 # What a learner posts of each kind, right then wrong, where it is not the choices' ids.
-TYPED = {"numerical": (["1,024"], ["32.4"]), "short_answer": (["  All-Reduce "], ["broadcast"])}
+TYPED = {
+    "numerical": (["1,024"], ["32.4"]),
+    "calculated": (["1,024"], ["256.4"]),
+    "short_answer": (["  All-Reduce "], ["broadcast"]),
+}
 # Written as itself unless a kind says otherwise; no values, no response, as picks do.
 _DEFAULTS = {
     "exported_as",
     "value_problems",
+    "variable_problems",
     "response",
     "rematch",
     "for_question",
@@ -96,6 +120,12 @@ _OWN = [
 
 
 def _content(example: dict) -> QuestionContent:
+    """The example as an attempt shows it (a calculated one drawn for it)."""
+    question = _kept(example)
+    return drawn(question, SimpleNamespace(public_id="an-attempt"))
+
+
+def _kept(example: dict) -> QuestionContent:
     choices = tuple(
         ChoiceContent(
             pk=pk,
@@ -120,6 +150,7 @@ def _content(example: dict) -> QuestionContent:
         guide_url=Text(()),
         heading=Text(()),
         choices=choices,
+        variables=calculated.parse_variables(example.get("variables"))[0],
     )
 
 
@@ -161,6 +192,7 @@ def test_its_example_is_a_good_question_that_its_right_answer_gets_full_marks(ki
         for choice in example["choices"]
     ]
     assert kind.value_problems(edited) == []
+    assert kind.variable_problems(example.get("variables"), edited) == []
     question = _content(example)
     for posted, score in zip(_posted(question), (1, 0), strict=True):
         form = AnswerForm(_post({"choice": posted}), choices=question.choices, kind=kind)
@@ -186,22 +218,26 @@ def test_an_answer_form_of_its_field_cleans_to_the_picks(kind):
 # GIFT's reader refuses these kinds before asking them (quizzes/interchange/gift.py): what
 # their writer writes is for Moodle, and reads back here once the reader asks the kind.
 GIFT_UNREAD = {"numerical": "a numerical question: this site has no such question."}
-# GIFT has no syntax for these: its writer names them in a comment and leaves them out.
-GIFT_LEFT_OUT = {"ordering": "// Left out: an ordering question, which GIFT can't hold"}
+# GIFT has no place for these kinds: its export leaves them out, saying so in a comment.
+GIFT_LEFT_OUT = {"calculated", "ordering"}
 
 
 @pytest.mark.parametrize("fmt", ["gift", "moodle_xml"])
 def test_every_file_format_reads_back_what_it_writes_of_it(kind, fmt):
     data = {"slug": "kinds", "title": {"en": "Kinds"}, "questions": [EXAMPLES[kind.name]]}
+    if fmt == "gift" and kind.name in GIFT_LEFT_OUT:
+        written = gift_export(data, language="en")
+        prompt = EXAMPLES[kind.name]["prompt"]["en"]
+        left_out = (
+            f"// Left out: “{prompt}”, a question of kind “{kind.label}”, which GIFT can’t hold."
+        )
+        assert left_out in written.splitlines()
+        parsed = gift_parse(written, language="en")
+        assert parsed.problems == [] and parsed.quizzes == []
+        return
     if fmt == "gift" and kind.name in GIFT_UNREAD:
         parsed = gift_parse(gift_export(data, language="en"), language="en")
         assert [message for _place, message in parsed.problems] == [GIFT_UNREAD[kind.name]]
-        return
-    if fmt == "gift" and kind.name in GIFT_LEFT_OUT:
-        text = gift_export(data, language="en")
-        assert GIFT_LEFT_OUT[kind.name] in text
-        parsed = gift_parse(text, language="en")
-        assert (parsed.problems, parsed.quizzes) == ([], [])
         return
     if fmt == "gift":
         parsed = gift_parse(gift_export(data, language="en"), language="en")
@@ -211,6 +247,7 @@ def test_every_file_format_reads_back_what_it_writes_of_it(kind, fmt):
     (question,) = parsed.quizzes[0]["questions"]
     assert question.get("kind", kinds.DEFAULT) == kind.name
     assert question["choices"] == EXAMPLES[kind.name]["choices"]
+    assert question.get("variables") == EXAMPLES[kind.name].get("variables")
 
 
 # The answer step's queries for a right answer of each kind, as tests/learning/
@@ -221,6 +258,7 @@ ANSWER_STEP = {
     "multiple": 7,
     "true_false": 7,
     "numerical": 7,
+    "calculated": 7,
     "short_answer": 7,
     "ordering": 6,
 }

@@ -152,7 +152,9 @@ def test_moodle_xml_writes_the_grading_and_the_items_in_order_and_reads_them_bac
 
 def test_gift_leaves_it_out_and_says_so():
     text = gift_export(_file(3), language="en")
-    assert "// Left out: an ordering question, which GIFT can't hold: “Order them.”." in text
+    assert (
+        "// Left out: “Order them.”, a question of kind “Ordering”, which GIFT can’t hold." in text
+    )
     assert "Step 1" not in text
 
 
@@ -161,6 +163,6 @@ def test_gift_names_it_in_the_files_language():
     data["questions"][0]["prompt"]["fr"] = "Mettez-les dans l’ordre."
     text = gift_export(data, language="fr")
     assert (
-        "// Laissée de côté\u00a0: une question de mise en ordre, que GIFT ne peut pas contenir"
-        "\u00a0: «\u00a0Mettez-les dans l’ordre.\u00a0»." in text
+        "// Laissée de côté\u00a0: «\u00a0Mettez-les dans l’ordre.\u00a0», une question de type "
+        "«\u00a0Mise en ordre\u00a0», que GIFT ne sait pas écrire." in text
     )

@@ -16,6 +16,7 @@ from tests.factories import (
     answer_order,
     answer_picks,
     choice_of,
+    make_calculated,
     make_multiple,
     make_numerical,
     make_ordering,
@@ -23,6 +24,7 @@ from tests.factories import (
     question_url,
     results_url,
     start,
+    variant_of,
 )
 
 COLD = 4
@@ -132,6 +134,25 @@ def test_an_ordering_answer_costs_one_less_than_a_pick(
         assert answer_order(client, attempt, 1, items, "fr").status_code == 302
     recorded = attempt.answers.get()
     assert (recorded.is_correct, recorded.picks.count()) == (True, 0)
+
+
+@pytest.mark.parametrize("right", [True, False])
+def test_a_calculated_answer_costs_what_a_numerical_one_does(
+    client, sized_quiz, django_assert_num_queries, right
+):
+    """Its variant is drawn from the attempt's id, with no query: the pages and the answer
+    cost the same as a numerical question's."""
+    question = make_calculated(sized_quiz, 1)
+    attempt = start(client, sized_quiz, "fr")
+    with django_assert_num_queries(QUESTION_PAGE):
+        assert client.get(question_url(attempt, 1, "fr")).status_code == 200
+    value = variant_of(attempt, question)["answer"]
+    typed = str(value if right else value * 1000)  # No formula gives 1000 times it.
+    with django_assert_num_queries(ANSWER_POST - (0 if right else 1)):
+        assert answer_number(client, attempt, 1, typed, "fr").status_code == 302
+    with django_assert_num_queries(QUESTION_PAGE):
+        assert client.get(question_url(attempt, 1, "fr")).status_code == 200
+    assert attempt.answers.get().is_correct is right
 
 
 def _all_answered_but_the_last(client, quiz) -> tuple:

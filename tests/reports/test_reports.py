@@ -28,13 +28,18 @@ def test_summary_on_first_attempts(hand_quiz):
     assert summary.std_dev == pytest.approx(21.9089, abs=1e-4)
     assert summary.pass_rate == pytest.approx(2 / 6)
     assert summary.alpha == pytest.approx(5 / 24)
-    assert [(b.score, b.count) for b in summary.histogram] == [
-        (0, 0),
-        (1, 1),
-        (2, 0),
-        (3, 3),
-        (4, 2),
-        (5, 0),
+    # In bands of 10 %: 20 % once, 60 % three times, 80 % twice.
+    assert [(b.low, b.high, b.count) for b in summary.histogram] == [
+        (0, 10, 0),
+        (10, 20, 0),
+        (20, 30, 1),
+        (30, 40, 0),
+        (40, 50, 0),
+        (50, 60, 0),
+        (60, 70, 3),
+        (70, 80, 0),
+        (80, 90, 2),
+        (90, 100, 0),
     ]
 
 

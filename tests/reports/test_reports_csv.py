@@ -26,7 +26,7 @@ def test_attempts_csv_one_row_per_completed_first_attempt(instructor_client, han
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="dp-quiz-attempts.csv"'
     rows = read_csv(response)
-    assert rows[0][:11] == [
+    assert rows[0][:12] == [
         "Learner",
         "Completed at",
         "Language",
@@ -38,13 +38,14 @@ def test_attempts_csv_one_row_per_completed_first_attempt(instructor_client, han
         "Duration (seconds)",
         "Question 1 choice",
         "Question 1 result",
+        "Question 1 credit",
     ]
-    assert len(rows[0]) == 9 + 2 * 5
+    assert len(rows[0]) == 9 + 3 * 5
     learners = [row[0] for row in rows[1:]]
     assert learners == ["Ana Alves", "ben", "'=SUM(A1)", "Dee Dupont", "Anonymous", "Anonymous"]
     ana = rows[1]
     assert ana[2:8] == ["en", "3", "5", "60.0", "Quiz", "yes"]
-    assert ana[9:13] == ["Q1 choice 2", "wrong", "Q2 choice 1", "right"]
+    assert ana[9:15] == ["Q1 choice 2", "wrong", "0", "Q2 choice 1", "right", "1"]
     # A French attempt's picks are the French texts it showed.
     assert rows[3][2:4] == ["fr", "1"]
     assert rows[3][9:11] == ["Q1 choix 3", "wrong"]
@@ -84,8 +85,8 @@ def test_attempts_csv_in_french_uses_french_texts(instructor_client, hand_quiz):
     assert rows[0][0] == "Apprenant"
     assert rows[1][6:8] == ["Quiz", "oui"]
     # Ana's attempt was in English: her picks are the English texts it showed.
-    assert rows[1][9:11] == ["Q1 choice 2", "faux"]
-    assert rows[3][9:11] == ["Q1 choix 3", "faux"]
+    assert rows[1][9:12] == ["Q1 choice 2", "faux", "0"]
+    assert rows[3][9:12] == ["Q1 choix 3", "faux", "0"]
 
 
 def test_questions_csv_gives_the_texts_in_the_language_filtered(instructor_client, hand_quiz):

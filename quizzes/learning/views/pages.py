@@ -1,6 +1,7 @@
 """The learner's pages: home, a quiz, its questions one at a time, the results."""
 
 from dataclasses import replace
+from decimal import Decimal
 from uuid import UUID
 
 from django.contrib.messages import get_messages
@@ -240,7 +241,7 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
             if not _wants_json(request):
                 return redirect(found.attempt.question_url(step.number) + "#feedback")
             picked = frozenset(choice.pk for choice in picks)
-            recorded = Recorded(answer.is_correct, picked, response)
+            recorded = Recorded(answer.credit, picked, response)
             steps = list(found.steps)
             steps[step.number - 1] = replace(step, recorded=recorded)
             return _steps_json(replace(found, steps=tuple(steps)), step.number)
@@ -347,6 +348,7 @@ def _step_part(
         picked=_picked(choices, recorded),
         response=recorded.response if recorded is not None else None,
         is_correct=recorded is not None and recorded.is_correct,
+        credit=recorded.credit if recorded is not None else Decimal(0),
         closed=found.closed_reason,
         next_url=_question_url(step.number + 1) if step.number < total else _results_url(),
         notice=notice,
@@ -397,16 +399,14 @@ def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> 
     for step in found.steps:
         choices = found.choices_of(step.question)
         is_correct = step.recorded is not None and step.recorded.is_correct
+        credit = step.recorded.credit if step.recorded is not None else Decimal(0)
         line = {"language": language, "number": step.number, "question": step.question}
-        summary.append(SummaryItem(**line, is_correct=is_correct, mistakes_only=mistakes_only))
+        line.update(is_correct=is_correct, credit=credit)
+        summary.append(SummaryItem(**line, mistakes_only=mistakes_only))
         if not (mistakes_only and is_correct):
             picked = _picked(choices, step.recorded)
             response = step.recorded.response if step.recorded is not None else None
-            review.append(
-                ReviewItem(
-                    **line, choices=choices, picked=picked, response=response, is_correct=is_correct
-                )
-            )
+            review.append(ReviewItem(**line, choices=choices, picked=picked, response=response))
     attempt = found.attempt
     part = ResultsPart(
         language=language,

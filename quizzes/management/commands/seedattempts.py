@@ -190,6 +190,7 @@ class _Seeder:
                         question_id=question_id,
                         choice_id=choice_id,
                         response=response,
+                        credit=int(right),
                         is_correct=right,
                         answered_at=attempt.started_at + timedelta(seconds=30 * step),
                     )

@@ -1,7 +1,10 @@
 """Numbers in pages: a dash when a figure can't be computed, the language's percent sign."""
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from django import template
 from django.template.defaultfilters import floatformat
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 register = template.Library()
@@ -13,6 +16,18 @@ def figure(value, digits: int = 2) -> str:
     if value is None:
         return "—"
     return floatformat(value, digits)
+
+
+@register.filter
+def score(value) -> str:
+    """A score, which partial credit makes a fraction, to two decimals at most and as the
+    page's language writes it: "3", "2.5", "2,5", "2.33"; "—" when it is None."""
+    if value is None:
+        return "—"
+    rounded = Decimal(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    if rounded == rounded.to_integral_value():
+        rounded = rounded.quantize(Decimal(1))
+    return number_format(rounded.normalize() if rounded % 1 else rounded)
 
 
 @register.filter
