@@ -49,7 +49,7 @@ class ChoiceKind(Kind):
         return 1.0 if picked == correct else 0.0
 
     def gift_claims(self, answers: str) -> bool:
-        return "~" in answers
+        return "~" in answers and not answers.startswith("#")  # "#" first: numerical.
 
     def gift_read(self, answers: str, reading: GiftReading, inherited_format: str) -> Read:
         """A multiple-choice question's choices: with a `=` it is single choice."""

@@ -5,8 +5,10 @@ A choice's value is its text, a number as its language writes it ("1024", "1 024
 French), the same number in every language that has one. An answer matches the first
 choice, in order, that it is within the tolerance of; it is right when that choice is
 correct. A wrong value with feedback is a known mistake ("32: the accumulation steps are
-left out"), an answer that matches none is wrong with no feedback. A matching choice gives
-full marks when correct, its `credit` (a near miss's share, 0 by default) otherwise.
+left out"), an answer that matches none is wrong with no feedback; a choice whose value is
+"*" matches any number (Moodle's "*" answer: the feedback of any other number, put last). A
+matching choice gives full marks when correct, its `credit` (a near miss's share, 0 by
+default) otherwise; the formats write a credit as Moodle's weight in percent (50 for 0.5).
 
 `read_number` reads what a learner or an editor typed as their language writes numbers,
 and refuses, with a message saying why, what it can't read rightly: never a silent 0.
@@ -47,6 +49,10 @@ _GROUPED = {  # An integer part in groups of three, by the separator.
     ",": re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?", re.ASCII),
     ".": re.compile(r"[+-]?[0-9]{1,3}(?:\.[0-9]{3})+", re.ASCII),
 }
+
+
+ANY = "*"  # A choice whose value is this matches any number (Moodle's "*" answer).
+CREDIT_STEP = Decimal("0.00001")  # As Choice.credit keeps it.
 
 
 class NumberError(ValueError):
@@ -127,10 +133,19 @@ def first_match(choices: Iterable, number: Decimal):
     """The first of these choices (in their order) whose value `number` is within the
     tolerance of; None when none."""
     for choice in choices:
+        if is_any(choice):
+            return choice
         value = choice_value(choice)
         if value is not None and matches(number, value, choice.tolerance):
             return choice
     return None
+
+
+def is_any(choice) -> bool:
+    """Whether a choice (a ChoiceContent's, or anything with a `text` Text) takes any number:
+    its value is "*" in every language that has one."""
+    texts = [text.strip() for _code, text in choice.text.by_language if text]
+    return bool(texts) and all(text == ANY for text in texts)
 
 
 class NumberField(forms.CharField):
@@ -203,27 +218,28 @@ class Numerical(Kind):
         return answers.startswith("#")
 
     def gift_read(self, answers: str, reading: GiftReading, inherited_format: str) -> Read:
-        """{#3:0.1}, {#2..4}, or {#=3:0.1#feedback =%0%5:1#…}: each answer a value and its
-        tolerance (or a range), weighted 100 (right) or 0 (a known mistake)."""
-        items = answers[1:].replace("=", "\0=").split("\0")
-        items = [item.strip() for item in items if item.strip()]
+        """{#3:0.1}, {#2..4}, or {#=3:0.1#feedback =%50%3:1#… ~#feedback}, as Moodle reads
+        them: each answer a value and its tolerance (or a range), weighted in percent (100
+        right, less a near miss's credit); after a `~`, the feedback of any other number."""
+        answers, other, other_feedback = answers[1:].partition("~")
+        items = [item.strip() for item in answers.replace("=", "\0=").split("\0")]
         choices = []
-        for item in items:
-            weight = 100.0
+        for item in filter(None, items):
+            weight = "100"
             if item.startswith("="):
-                item = item[1:]
-                if match := re.match(r"^%(-?[0-9]+(?:\.[0-9]*)?)%", item):
-                    weight, item = float(match.group(1)), item[match.end() :]
+                item = item[1:].lstrip()
+                if match := re.match(r"^%([^%]*)%", item):
+                    weight, item = match.group(1), item[match.end() :]
             answer, _hash, feedback = item.partition("#")
             read = _gift_value(answer.strip())
             if read is None:
                 message = gettext("the numerical answer “%(answer)s” is not a number.")
                 return Read(problem=message % {"answer": answer.strip()})
-            if weight not in (0.0, 100.0):
-                message = gettext("partial credit (%(weight)s%%) is not kept: credit is 100 or 0.")
-                return Read(problem=message % {"weight": f"{weight:g}"})
+            graded = _graded(weight)
+            if isinstance(graded, str):
+                return Read(problem=graded)
             value, tolerance = read
-            choice = {"text": {reading.language: value}, "correct": weight == 100.0}
+            choice = {"text": {reading.language: value}, **graded}
             if tolerance != "0":
                 choice["tolerance"] = tolerance
             feedback_text, _format = reading.text(feedback, inherited_format)
@@ -232,14 +248,23 @@ class Numerical(Kind):
             choices.append(choice)
         if not choices:
             return Read(problem=gettext("a numerical question needs at least one answer."))
+        if other:
+            choice = {"text": {reading.language: ANY}, "correct": False}
+            feedback = other_feedback.partition("#")[2]
+            feedback_text, _format = reading.text(feedback, inherited_format)
+            if any(feedback_text.values()):
+                choice["feedback"] = feedback_text
+            choices.append(choice)
         return Read(fields={"kind": self.name, "choices": choices})
 
     def gift_write(self, question: dict, writing: GiftWriting, general: str) -> list[str]:
         lines = ["{#"]
         for choice in question.get("choices", []):
             value = _file_value(choice, writing)
-            weight = "=" if choice.get("correct") else "=%0%"
-            line = f"\t{weight}{value}:{choice.get('tolerance') or '0'}"
+            if value == ANY:
+                line = "\t~"
+            else:
+                line = f"\t={_gift_weight(choice)}{value}:{choice.get('tolerance') or '0'}"
             if writing.plain(choice.get("feedback")):
                 line += f"#{writing.text(choice.get('feedback'))}"
             lines.append(line)
@@ -254,21 +279,17 @@ class Numerical(Kind):
         choices = []
         for answer in element.findall("answer"):
             text = (answer.findtext("text") or "").strip()
-            if text == "*":
-                message = gettext("a “*” answer (any other number) is not kept here.")
-                return Read(problem=message)
             try:
-                value = plain(read_number(text, "en"))
+                value = ANY if text == ANY else plain(read_number(text, "en"))
                 tolerance = plain(read_number(answer.findtext("tolerance") or "0", "en"))
-                weight = float(answer.get("fraction", "0"))
-            except (NumberError, ValueError):
+            except NumberError:
                 message = gettext("the numerical answer “%(answer)s” is not a number.")
                 return Read(problem=message % {"answer": text})
-            if weight not in (0.0, 100.0):
-                message = gettext("partial credit (%(weight)s%%) is not kept: credit is 100 or 0.")
-                return Read(problem=message % {"weight": f"{weight:g}"})
-            choice = {"text": {reading.language: value}, "correct": weight == 100.0}
-            if tolerance != "0":
+            graded = _graded(answer.get("fraction", "0"))
+            if isinstance(graded, str):
+                return Read(problem=graded)
+            choice = {"text": {reading.language: value}, **graded}
+            if tolerance != "0" and value != ANY:
                 choice["tolerance"] = tolerance
             feedback = reading.text(answer.find("feedback"))
             if feedback:
@@ -284,13 +305,17 @@ class Numerical(Kind):
         for choice in question.get("choices", []):
             value = _file_value(choice, writing)
             written = {**choice, "text": {writing.language: value}}
-            writing.answer(element, written, 100.0 if choice.get("correct") else 0.0, None)
+            weight = 100.0 if choice.get("correct") else float(choice.get("credit") or 0) * 100
+            writing.answer(element, written, weight, None)
             answer = element.findall("answer")[-1]
             ET.SubElement(answer, "tolerance").text = str(choice.get("tolerance") or "0")
 
 
 def _choice_problems(choice: EditedChoice) -> list[str]:
     found, values = [], set()
+    texts = [text.strip() for text in choice.texts.values() if text]
+    if texts and all(text == ANY for text in texts):
+        return []
     for code, text in choice.texts.items():
         if not text:
             continue
@@ -323,6 +348,30 @@ def _file_value(choice: dict, writing) -> str:
         except NumberError:
             continue
     return writing.plain(texts)
+
+
+def _graded(weight: str) -> dict | str:
+    """The quiz-file fields of a Moodle weight in percent ("100", "50", "33.33333"): right at
+    100, a near miss's credit below, a known mistake at 0; a problem for any other weight."""
+    try:
+        percent = read_number(weight, "en")
+    except NumberError:
+        percent = None
+    if percent is None or not 0 <= percent <= 100:
+        message = gettext("the weight “%(weight)s” is not a percentage from 0 to 100.")
+        return message % {"weight": weight}
+    if percent == 100:
+        return {"correct": True}
+    credit = (percent / 100).quantize(CREDIT_STEP)
+    return {"correct": False, **({"credit": plain(credit)} if credit else {})}
+
+
+def _gift_weight(choice: dict) -> str:
+    """A quiz-file choice's weight as GIFT writes it: "" when right, "%50%" for a credit."""
+    if choice.get("correct"):
+        return ""
+    with localcontext(_EXACT):
+        return f"%{plain(Decimal(str(choice.get('credit') or 0)) * 100)}%"
 
 
 def _gift_value(answer: str) -> tuple[str, str] | None:

@@ -1,8 +1,9 @@
 """Numbers as the page's language writes them: a numerical answer and its accepted values."""
 
 from django import template
+from django.utils.translation import gettext
 
-from quizzes.kinds.numerical import choice_value, number_text
+from quizzes.kinds.numerical import choice_value, is_any, number_text
 
 register = template.Library()
 
@@ -16,6 +17,8 @@ def number(value) -> str:
 @register.filter
 def value_of(choice) -> str:
     """A numerical question's choice as the page's language writes it: "1,024 ± 0"."""
+    if is_any(choice):
+        return gettext("any number")
     value = choice_value(choice)
     if value is None:
         return str(choice.text)

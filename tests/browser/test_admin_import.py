@@ -30,7 +30,7 @@ def test_upload_preview_then_confirm(page: Page, browser_attempt, kept_uploads, 
     assert t(lang, "Create") in main.inner_text()
     crumbs = page.locator("div.breadcrumbs").evaluate("e => getComputedStyle(e).backgroundColor")
     assert crumbs not in ("rgba(0, 0, 0, 0)", "transparent")  # Django 5.2's bar, on 6 too.
-    for line in (5, 7):  # The loss of partial credit, then the numerical question left out.
+    for line in (5, 7):  # The loss of partial credit, then the essay left out.
         assert t(lang, "line %(line)s", line=line) in main.inner_text()
     assert not Quiz.objects.filter(slug="networks").exists()
     # A question is left out: the file is refused unless the editor imports the rest.

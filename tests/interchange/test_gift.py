@@ -99,11 +99,16 @@ def test_every_construct_is_read_field_by_field():
             Origin("line 38", ""),
             Origin("line 59 (“Back”)", "Back"),
         ],
-        [Origin("line 50", "")],
+        [Origin("line 42", ""), Origin("line 50", "")],
     ]
     assert parsed.images == {}
+    assert parsed.quizzes[1]["questions"][0] == {
+        "prompt": {"en": "What is 2 + 2?"},
+        "kind": "numerical",
+        "choices": [choice("4", True)],
+    }
     # Missing-word multiple choice is single choice, the blank where the answers were.
-    assert parsed.quizzes[1]["questions"] == [
+    assert parsed.quizzes[1]["questions"][1:] == [
         {
             "prompt": {"en": "Grant is \\_\\_\\_\\_\\_ in Grant's tomb."},
             "choices": [choice("buried"), choice("entombed", True), choice("living")],
@@ -114,7 +119,6 @@ def test_every_construct_is_read_field_by_field():
 def test_kinds_this_site_lacks_are_refused_one_message_each_with_their_line():
     parsed = gift_parse(EVERY_CONSTRUCT, language="en")
     assert parsed.problems == [
-        ("line 42", "a numerical question: this site has no such question."),
         ("line 44", "a short-answer question: this site has no such question."),
         ("line 46", "a matching question: this site has no such question."),
         ("line 48", "an essay question: this site has no such question."),
@@ -133,7 +137,7 @@ def test_a_target_quiz_takes_every_category():
     parsed = gift_parse(EVERY_CONSTRUCT, language="fr", quiz_slug="my-quiz")
     assert [quiz["slug"] for quiz in parsed.quizzes] == ["my-quiz"]
     quiz = parsed.quizzes[0]
-    assert len(quiz["questions"]) == 13
+    assert len(quiz["questions"]) == 14
     assert quiz["questions"][0]["prompt"] == {"fr": "Which port does HTTP use?"}
     # The texts Moodle's true/false lacks are the file's language.
     assert quiz["questions"][2]["choices"] == [
@@ -273,6 +277,9 @@ def test_moodle_documented_examples():
     assert [origin.name for origin in parsed.origins[0]] == [
         "Q1",
         "Q2",
+        "Q5",
+        "Q6",
+        "Q7",
         "",
         "Grants tomb",
         "",
@@ -291,6 +298,24 @@ def test_moodle_documented_examples():
         choice("red", False, "wrong, it's yellow"),
         choice("blue", False, "wrong, it's yellow"),
     ]
+    # Numerical: a value give or take its tolerance, a range as its middle give or take half
+    # of it, a weight below 100 % a near miss's credit.
+    assert questions[2] == {
+        "key": "Q5",
+        "prompt": {"en": "What is a number from 1 to 5?"},
+        "kind": "numerical",
+        "choices": [{**choice("3", True), "tolerance": "2"}],
+    }
+    assert questions[3]["choices"] == [{**choice("3", True), "tolerance": "2"}]
+    assert questions[4]["choices"] == [
+        choice("1822", True, "Correct! Full credit."),
+        {
+            **choice("1822", False, "He was born in 1822. Half credit for being close."),
+            "credit": "0.5",
+            "tolerance": "2",
+        },
+    ]
+    questions = questions[:2] + questions[5:]
     assert questions[2]["choices"] == [choice("Grant"), choice("Jefferson"), choice("no one", True)]
     assert questions[3]["choices"] == [
         choice("Grant", True),
@@ -312,18 +337,12 @@ def test_moodle_documented_examples():
     assert [place for place, _message in parsed.problems] == [
         "line 9 (“Q3”)",
         "line 12 (“Q4”)",
-        "line 15 (“Q5”)",
-        "line 18 (“Q6”)",
-        "line 22 (“Q7”)",
         "line 28 (“Q8”)",
     ]
     # Types are told apart as Moodle's importer does, missing word or not.
     assert [message for _place, message in parsed.problems] == [
         "a short-answer question (missing word): this site has no such question.",
         "a matching question: this site has no such question.",
-        "a numerical question: this site has no such question.",
-        "a numerical question: this site has no such question.",
-        "a numerical question: this site has no such question.",
         "an essay question: this site has no such question.",
     ]
     # Missing word, as Moodle reads it: the blank where the answers were.

@@ -7,6 +7,8 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
+from quizzes.interchange.gift import gift_export, gift_parse
+from quizzes.interchange.moodle_xml import moodle_xml_export, moodle_xml_parse
 from quizzes.kinds.base import EditedChoice
 from quizzes.kinds.numerical import NumberError, Numerical, number_text, plain, read_number
 from quizzes.snapshots import Text
@@ -152,4 +154,100 @@ def test_an_editor_s_values_must_read_and_agree_with_one_correct():
         "value 2: its languages give different numbers.",
         "value 3: write its value, a number.",
         "value 4: its tolerance must be 0 or more.",
+    ]
+
+
+def test_a_star_value_takes_any_other_number_after_the_values_before_it():
+    kind = Numerical()
+    question = _question(("3", "0.1", True), ("*", "0", False, "0.1"))
+    assert kind.picked(Decimal("3"), question.choices) == [1]
+    assert kind.picked(Decimal("-1e30"), question.choices) == [2]
+    assert kind.grade(question, frozenset({2}), "7") == 0.1
+    assert kind.value_problems([EditedChoice(texts={"en": "*", "fr": "*"})]) == []
+    assert kind.value_problems([EditedChoice(texts={"en": "*", "fr": "3"})]) == [
+        "value 1: * (en): “*” is not a number: write it as 1.5, 1,024 or 1e-3."
+    ]
+
+
+GIFT_WEIGHTS = """::W::When was Grant born?{#
+    =1822:0 # Right.
+    =%50%1822:2 # Close.
+    =%33.333333%1800..1900 # The century.
+    =%0%1920 # A known mistake.
+    ~# Far off.
+}"""
+
+
+def test_gift_weights_below_100_are_a_near_miss_s_credit_and_write_back_the_same():
+    parsed = gift_parse(GIFT_WEIGHTS, language="en")
+    assert parsed.problems == []
+    (question,) = parsed.quizzes[0]["questions"]
+    assert question["choices"] == [
+        {"text": {"en": "1822"}, "correct": True, "feedback": {"en": "Right."}},
+        {
+            "text": {"en": "1822"},
+            "correct": False,
+            "credit": "0.5",
+            "tolerance": "2",
+            "feedback": {"en": "Close."},
+        },
+        {
+            "text": {"en": "1850"},
+            "correct": False,
+            "credit": "0.33333",
+            "tolerance": "50",
+            "feedback": {"en": "The century."},
+        },
+        {"text": {"en": "1920"}, "correct": False, "feedback": {"en": "A known mistake."}},
+        {"text": {"en": "*"}, "correct": False, "feedback": {"en": "Far off."}},
+    ]
+    data = {"slug": "w", "title": {"en": "W"}, "questions": [question]}
+    for again in (
+        gift_parse(gift_export(data, language="en"), language="en"),
+        moodle_xml_parse(moodle_xml_export(data, language="en"), language="en"),
+    ):
+        assert again.problems == []
+        assert again.quizzes[0]["questions"][0]["choices"] == question["choices"]
+
+
+@pytest.mark.parametrize(
+    ("answers", "says"),
+    [
+        ("=%150%3", "the weight “150” is not a percentage from 0 to 100."),
+        ("=%-50%3", "the weight “-50” is not a percentage from 0 to 100."),
+        ("=%NaN%3", "the weight “NaN” is not a percentage from 0 to 100."),
+        ("=%1e999%3", "the weight “1e999” is not a percentage from 0 to 100."),
+        ("=3:inf", "the numerical answer “3:inf” is not a number."),
+        ("=٣", "the numerical answer “٣” is not a number."),
+        ("=" + "9" * 10_000, "the numerical answer “" + "9" * 10_000 + "” is not a number."),
+        ("~# Only the others.", "a numerical question needs at least one answer."),
+    ],
+)
+def test_gift_numerical_answers_that_can_t_be_kept_leave_the_question_out(answers, says):
+    parsed = gift_parse(f"::N::How many?{{#{answers}}}\n\nFine?{{T}}", language="en")
+    assert parsed.problems == [("line 1 (“N”)", says)]
+    assert len(parsed.quizzes[0]["questions"]) == 1
+
+
+def test_moodle_xml_fractions_below_100_are_a_near_miss_s_credit():
+    content = """<?xml version="1.0" encoding="UTF-8"?><quiz>
+<question type="numerical"><name><text>N</text></name>
+<questiontext format="html"><text>How many?</text></questiontext>
+<answer fraction="100"><text>1024</text><tolerance>0</tolerance></answer>
+<answer fraction="50"><text>1000</text><tolerance>1</tolerance></answer>
+<answer fraction="0"><text>*</text><tolerance>0</tolerance>
+<feedback format="html"><text>No.</text></feedback></answer>
+</question>
+<question type="numerical"><name><text>Bad</text></name>
+<questiontext format="html"><text>How many?</text></questiontext>
+<answer fraction="200"><text>1</text></answer>
+</question></quiz>"""
+    parsed = moodle_xml_parse(content.encode(), language="en")
+    assert parsed.problems == [
+        ("question 2 (“Bad”)", "the weight “200” is not a percentage from 0 to 100.")
+    ]
+    assert parsed.quizzes[0]["questions"][0]["choices"] == [
+        {"text": {"en": "1024"}, "correct": True},
+        {"text": {"en": "1000"}, "correct": False, "credit": "0.5", "tolerance": "1"},
+        {"text": {"en": "*"}, "correct": False, "feedback": {"en": "No."}},
     ]
