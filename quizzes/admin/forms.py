@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils.translation import gettext
 
+from quizzes.kinds.numerical import unit_problems
 from quizzes.models import Choice, Question, Quiz, edited_choice, translated_fields
 from quizzes.snapshots import (
     markdown_lengths,
@@ -94,6 +95,23 @@ class ChoiceForm(PositionForm):
 
     def clean_credit(self):
         return self.cleaned_data.get("credit") or Decimal(0)
+
+
+class UnitForm(PositionForm):
+    """A unit of the question inline: its multiplier as the editor's language writes numbers
+    (0,001 in French), 1 when left empty."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "multiplier" in self.fields:
+            self.fields["multiplier"].required = False
+            self.fields["multiplier"].localize = True
+            self.fields["multiplier"].widget = forms.TextInput(attrs={"inputmode": "decimal"})
+            self.fields["multiplier"].widget.is_localized = True
+
+    def clean_multiplier(self):
+        multiplier = self.cleaned_data.get("multiplier")
+        return Decimal(1) if multiplier is None else multiplier
 
 
 class PositionsFormSet(CustomInlineFormSetMixin, forms.BaseInlineFormSet):
@@ -192,6 +210,22 @@ class ChoiceInlineFormSet(PositionsFormSet):
         lengths += saved_markdown_lengths(others)
         lengths += saved_markdown_lengths(Choice.objects.filter(question__in=others))
         problems = quiz_length_problems(lengths)
+        if problems:
+            raise ValidationError(problems)
+
+
+class UnitInlineFormSet(PositionsFormSet):
+    """A numerical question's units: names learners can type, one base unit of multiplier 1."""
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        units = [
+            (form.cleaned_data.get("name", ""), form.cleaned_data.get("multiplier"))
+            for form in self._remaining_forms()
+        ]
+        problems = unit_problems(units)
         if problems:
             raise ValidationError(problems)
 

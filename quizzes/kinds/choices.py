@@ -30,7 +30,7 @@ class ChoiceKind(Kind):
     """A question answered by picking among its choices: right when the picks are exactly
     its correct choices."""
 
-    def form_field(self, choices) -> forms.Field:
+    def form_field(self, choices, question=None) -> forms.Field:
         field = forms.TypedMultipleChoiceField if self.several else forms.TypedChoiceField
         return field(
             coerce=int,

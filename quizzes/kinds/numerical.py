@@ -15,7 +15,7 @@ and refuses, with a message saying why, what it can't read rightly: never a sile
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from decimal import Context, Decimal, InvalidOperation, localcontext
 from xml.etree import ElementTree as ET
 
@@ -37,6 +37,7 @@ from quizzes.kinds.base import (
 )
 
 MAX_CHARACTERS = 100  # Typed: a number of 30 digits in groups, signed, with an exponent.
+UNIT_NAME_LENGTH = 30  # As Unit.name keeps it.
 MAX_DIGITS = 30
 MAX_EXPONENT = 30  # Numbers from 1e-30 to 1e30 in size, and 0.
 # Exact for every number read: sums and differences of two of them too.
@@ -124,9 +125,18 @@ def choice_value(choice) -> Decimal | None:
     return None
 
 
-def matches(number: Decimal, value: Decimal, tolerance) -> bool:
+def matches(number: Decimal, value: Decimal, tolerance, relative: bool = False) -> bool:
+    """Whether `number` is within `tolerance` of `value`: a distance, or with `relative` a
+    percentage of the value (1: 1 %)."""
     with localcontext(_EXACT):
-        return abs(number - value) <= Decimal(tolerance or 0)
+        return abs(number - value) <= bound(value, tolerance, relative)
+
+
+def bound(value: Decimal, tolerance, relative: bool) -> Decimal:
+    """How far from `value` an answer may be: the tolerance, or its percentage of the value."""
+    with localcontext(_EXACT):
+        tolerance = Decimal(tolerance or 0)
+        return tolerance * abs(value) / 100 if relative else tolerance
 
 
 def first_match(choices: Iterable, number: Decimal):
@@ -136,7 +146,9 @@ def first_match(choices: Iterable, number: Decimal):
         if is_any(choice):
             return choice
         value = choice_value(choice)
-        if value is not None and matches(number, value, choice.tolerance):
+        if value is not None and matches(
+            number, value, choice.tolerance, choice.relative_tolerance
+        ):
             return choice
     return None
 
@@ -148,17 +160,130 @@ def is_any(choice) -> bool:
     return bool(texts) and all(text == ANY for text in texts)
 
 
+def base_unit(units: Sequence):
+    """The unit of a question's values: the first of its units whose multiplier is 1."""
+    return next((unit for unit in units if Decimal(unit.multiplier) == 1), None)
+
+
+def unit_problems(units: Sequence[tuple[str, object]]) -> list[str]:
+    """What is wrong with a question's units, as (name, multiplier) in order: a name must be
+    printable, without spaces at its ends, unique, not start as a number does; a multiplier
+    a number above 0; one unit, the base, of multiplier 1."""
+    found, names = [], set()
+    for number, (name, multiplier) in enumerate(units, 1):
+        where = gettext("unit %(number)s") % {"number": number}
+        name = name if isinstance(name, str) else ""
+        if not name.strip():
+            found.append(f"{where}: " + gettext("write its name, as learners type it (MB)."))
+        elif len(name) > UNIT_NAME_LENGTH:
+            message = gettext("its name is too long: %(count)s characters at most.")
+            found.append(f"{where}: " + message % {"count": UNIT_NAME_LENGTH})
+        elif not name.isprintable() or name != name.strip() or name[0] in "0123456789+-.,":
+            message = gettext("“%(name)s” can't be told from the number: start it with a letter.")
+            found.append(f"{where}: " + message % {"name": name})
+        elif name in names:
+            message = gettext("“%(name)s” is there twice.")
+            found.append(f"{where}: " + message % {"name": name})
+        names.add(name)
+        try:
+            value = Decimal(multiplier)
+        except (InvalidOperation, TypeError, ValueError):
+            value = None
+        if value is None or not value.is_finite() or value <= 0:
+            found.append(f"{where}: " + gettext("its multiplier must be a number above 0."))
+    if units and not found and not any(Decimal(m) == 1 for _name, m in units):
+        found.append(gettext("one unit, the values' unit, has the multiplier 1."))
+    return found
+
+
+def unit_names(units: Sequence) -> str:
+    """A question's units named for a message: "MB, GB"."""
+    return ", ".join(unit.name for unit in units)
+
+
+def read_quantity(text: str, language: str, units: Sequence = (), required: bool = False):
+    """The number `text` writes (read_number), in the base unit of these units (UnitContents,
+    or anything with a `name` and a `multiplier`): "2 GB", "2GB" or "GB 2" is 2 GB's number
+    of MB, the number over the unit's multiplier; a number alone is in the base unit, or
+    refused when a unit is `required`. Raises NumberError for a unit that is none of these,
+    and for a number the conversion takes beyond what read_number reads."""
+    if not units:
+        return read_number(text, language)
+    text = text.strip()
+    if len(text) > MAX_CHARACTERS + UNIT_NAME_LENGTH:
+        message = gettext("That is too long for a number: %(count)s characters at most.")
+        raise NumberError(message % {"count": MAX_CHARACTERS})
+    try:
+        number = read_number(text, language)
+    except NumberError as error:
+        problem = error
+    else:
+        if required:
+            message = gettext("Give the unit too: %(units)s.")
+            raise NumberError(message % {"units": unit_names(units)})
+        return number
+    given = None  # Why the number of the first unit the text gives can't be read.
+    for unit in sorted(units, key=lambda unit: len(unit.name), reverse=True):
+        if text.endswith(unit.name):
+            rest = text[: -len(unit.name)]
+        elif text.startswith(unit.name):
+            rest = text[len(unit.name) :]
+        else:
+            continue
+        try:
+            number = read_number(rest, language)
+        except NumberError as error:
+            given = given or error
+            continue
+        return _in_base_unit(number, Decimal(unit.multiplier))
+    if given is not None:
+        raise given
+    unknown = _unit_after_number(text, language)
+    if unknown:
+        message = gettext("“%(unit)s” is not a unit of this answer: write %(units)s.")
+        raise NumberError(message % {"unit": unknown, "units": unit_names(units)})
+    raise problem
+
+
+def _in_base_unit(number: Decimal, multiplier: Decimal) -> Decimal:
+    with localcontext(_EXACT):
+        converted = Context(prec=MAX_DIGITS).plus(number / multiplier)
+    if converted and not -MAX_EXPONENT <= converted.adjusted() <= MAX_EXPONENT:
+        message = gettext("That number is too large or too small: between 1e-%(n)s and 1e%(n)s.")
+        raise NumberError(message % {"n": MAX_EXPONENT})
+    return converted
+
+
+def _unit_after_number(text: str, language: str) -> str:
+    """What follows the longest start of `text` that is a number ("kg" of "2 kg"); "" when
+    no start of it is."""
+    for end in range(len(text) - 1, 0, -1):
+        if text[end - 1] in "0123456789.":
+            try:
+                read_number(text[:end], language)
+            except NumberError:
+                continue
+            return text[end:].strip()
+    return ""
+
+
 class NumberField(forms.CharField):
-    """A number as the active language writes it (read_number), cleaned to a Decimal."""
+    """A number as the active language writes it (read_number), with a unit of `units` if
+    the question has some (read_quantity), cleaned to a Decimal in the base unit."""
 
     default_error_messages = {"required": _("Type a number.")}
+
+    def __init__(self, *, units: Sequence = (), units_required: bool = False, **kwargs):
+        super().__init__(**kwargs)
+        self.units, self.units_required = tuple(units), units_required
 
     def to_python(self, value) -> Decimal | None:
         text = super().to_python(value)
         if text in self.empty_values:
             return None
+        language = translation.get_language() or settings.LANGUAGE_CODE
         try:
-            return read_number(text, translation.get_language() or settings.LANGUAGE_CODE)
+            return read_quantity(text, language, self.units, self.units_required)
         except NumberError as error:
             raise forms.ValidationError(str(error), code="invalid") from None
 
@@ -185,8 +310,10 @@ class Numerical(Kind):
             ]
         return found
 
-    def form_field(self, choices) -> forms.Field:
-        return NumberField()
+    def form_field(self, choices, question=None) -> forms.Field:
+        if question is None:
+            return NumberField()
+        return NumberField(units=question.units, units_required=question.units_required)
 
     def picked(self, value, choices) -> list[int]:
         match = first_match(choices, value)
@@ -264,7 +391,8 @@ class Numerical(Kind):
             if value == ANY:
                 line = "\t~"
             else:
-                line = f"\t={_gift_weight(choice)}{value}:{choice.get('tolerance') or '0'}"
+                tolerance = _file_tolerance(choice, value)
+                line = f"\t={_gift_weight(choice)}{value}:{tolerance}"
             if writing.plain(choice.get("feedback")):
                 line += f"#{writing.text(choice.get('feedback'))}"
             lines.append(line)
@@ -281,10 +409,15 @@ class Numerical(Kind):
             text = (answer.findtext("text") or "").strip()
             try:
                 value = ANY if text == ANY else plain(read_number(text, "en"))
-                tolerance = plain(read_number(answer.findtext("tolerance") or "0", "en"))
+                tolerance = read_number(answer.findtext("tolerance") or "0", "en")
             except NumberError:
                 message = gettext("the numerical answer “%(answer)s” is not a number.")
                 return Read(problem=message % {"answer": text})
+            # A relative tolerance (a calculated question's tolerancetype 1) is a fraction.
+            if (answer.findtext("tolerancetype") or "").strip() == "1":
+                tolerance = plain(tolerance * 100) + "%"
+            else:
+                tolerance = plain(tolerance)
             graded = _graded(answer.get("fraction", "0"))
             if isinstance(graded, str):
                 return Read(problem=graded)
@@ -297,9 +430,28 @@ class Numerical(Kind):
             choices.append(choice)
         if not choices:
             return Read(problem=gettext("a numerical question needs at least one answer."))
-        if element.find("units/unit") is not None:
-            return Read(problem=gettext("a numerical question with units: units are not kept."))
-        return Read(fields={"kind": self.name, "choices": choices})
+        fields = {"kind": self.name, "choices": choices}
+        warnings = ()
+        units = []
+        for unit in element.findall("units/unit"):
+            name = (unit.findtext("unit_name") or "").strip()
+            if name:  # Moodle writes a nameless unit for a question without units.
+                multiplier = (unit.findtext("multiplier") or "1").strip()
+                units.append({"name": name, "multiplier": multiplier})
+        if units:
+            fields["units"] = units
+            graded = (element.findtext("unitgradingtype") or "0").strip() in ("1", "2")
+            if graded and (element.findtext("showunits") or "").strip() != "3":
+                fields["units_required"] = True
+                warnings = (
+                    gettext(
+                        "an answer without its unit is refused here, to be typed again, "
+                        "not given fewer marks (Moodle's unit penalty)."
+                    ),
+                )
+            if (element.findtext("unitsleft") or "0").strip() == "1":
+                fields["units_left"] = True
+        return Read(fields=fields, warnings=warnings)
 
     def moodle_write(self, element: ET.Element, question: dict, writing: MoodleWriting) -> None:
         for choice in question.get("choices", []):
@@ -308,7 +460,21 @@ class Numerical(Kind):
             weight = 100.0 if choice.get("correct") else float(choice.get("credit") or 0) * 100
             writing.answer(element, written, weight, None)
             answer = element.findall("answer")[-1]
-            ET.SubElement(answer, "tolerance").text = str(choice.get("tolerance") or "0")
+            ET.SubElement(answer, "tolerance").text = _file_tolerance(choice, value)
+        units = question.get("units") or []
+        if not units:
+            return
+        written = ET.SubElement(element, "units")
+        for unit in units:
+            item = ET.SubElement(written, "unit")
+            ET.SubElement(item, "multiplier").text = str(unit.get("multiplier", "1"))
+            ET.SubElement(item, "unit_name").text = str(unit.get("name", ""))
+        # Required: a number without its unit gets no marks (Moodle's whole penalty).
+        required = question.get("units_required")
+        ET.SubElement(element, "unitgradingtype").text = "1" if required else "0"
+        ET.SubElement(element, "unitpenalty").text = "1" if required else "0"
+        ET.SubElement(element, "showunits").text = "0"  # Typed with the number.
+        ET.SubElement(element, "unitsleft").text = "1" if question.get("units_left") else "0"
 
 
 def _choice_problems(choice: EditedChoice) -> list[str]:
@@ -372,6 +538,19 @@ def _gift_weight(choice: dict) -> str:
         return ""
     with localcontext(_EXACT):
         return f"%{plain(Decimal(str(choice.get('credit') or 0)) * 100)}%"
+
+
+def _file_tolerance(choice: dict, value: str) -> str:
+    """A quiz-file choice's tolerance as GIFT and Moodle's numerical write it, a distance:
+    a percentage of the value ("1%") made the distance it is."""
+    tolerance = str(choice.get("tolerance") or "0").strip()
+    if not tolerance.endswith("%"):
+        return tolerance
+    try:
+        distance = bound(read_number(value, "en"), read_number(tolerance[:-1], "en"), True)
+    except NumberError:
+        return "0"
+    return plain(Context(prec=MAX_DIGITS).plus(distance))
 
 
 def _gift_value(answer: str) -> tuple[str, str] | None:

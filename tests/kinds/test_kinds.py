@@ -78,6 +78,7 @@ def _content(example: dict) -> QuestionContent:
             position=pk,
             is_correct=choice["correct"],
             tolerance=Decimal(choice.get("tolerance", 0)),
+            relative_tolerance=False,
             credit=Decimal(choice.get("credit", 0)),
             text=Text((("en", choice["text"]["en"]),)),
             feedback=Text(()),
