@@ -60,10 +60,10 @@ class QuestionForm(ContentForm):
         return cleaned_data
 
 
-class PositionForm(ContentForm):
-    """A row of a reorderable inline. Rows may trade positions, so a row's position is
-    checked against the other submitted rows (the formset does that), not against the
-    old positions still in the database (Django 6 checks constraints row by row)."""
+class _Reorderable:
+    """Rows may trade positions, so a row's position is checked against the other submitted
+    rows (the formset does that), not against the old positions still in the database
+    (Django 6 checks constraints row by row)."""
 
     def validate_constraints(self):
         exclude = self._get_validation_exclusions() | {"position"}
@@ -71,6 +71,10 @@ class PositionForm(ContentForm):
             self.instance.validate_constraints(exclude=exclude)
         except ValidationError as error:
             self._update_errors(error)
+
+
+class PositionForm(_Reorderable, ContentForm):
+    """A row of a reorderable inline of content (texts in each language)."""
 
 
 class ChoiceForm(PositionForm):
@@ -97,7 +101,7 @@ class ChoiceForm(PositionForm):
         return self.cleaned_data.get("credit") or Decimal(0)
 
 
-class UnitForm(PositionForm):
+class UnitForm(_Reorderable, forms.ModelForm):
     """A unit of the question inline: its multiplier as the editor's language writes numbers
     (0,001 in French), 1 when left empty."""
 

@@ -38,6 +38,7 @@ from quizzes.kinds.base import (
 
 MAX_CHARACTERS = 100  # Typed: a number of 30 digits in groups, signed, with an exponent.
 UNIT_NAME_LENGTH = 30  # As Unit.name keeps it.
+MULTIPLIER_DECIMALS = 15  # As Unit.multiplier keeps it: 15 digits each side of the point.
 MAX_DIGITS = 30
 MAX_EXPONENT = 30  # Numbers from 1e-30 to 1e30 in size, and 0.
 # Exact for every number read: sums and differences of two of them too.
@@ -191,6 +192,13 @@ def unit_problems(units: Sequence[tuple[str, object]]) -> list[str]:
             value = None
         if value is None or not value.is_finite() or value <= 0:
             found.append(f"{where}: " + gettext("its multiplier must be a number above 0."))
+        elif value >= 10**MULTIPLIER_DECIMALS or value != value.quantize(
+            Decimal(10) ** -MULTIPLIER_DECIMALS, context=_EXACT
+        ):
+            message = gettext(
+                "its multiplier has too many digits: %(count)s at most each side of the point."
+            )
+            found.append(f"{where}: " + message % {"count": MULTIPLIER_DECIMALS})
     if units and not found and not any(Decimal(m) == 1 for _name, m in units):
         found.append(gettext("one unit, the values' unit, has the multiplier 1."))
     return found
