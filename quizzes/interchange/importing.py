@@ -483,7 +483,7 @@ def _quiz_diff(
             continue
         key = (slug, question.key)
         changed = _changed_fields(question, {**item.fields, "position": item.position})
-        if tuple(units_of.get(question.pk, ())) != item.units:
+        if item.units is not None and tuple(units_of.get(question.pk, ())) != item.units:
             changed["units"] = item.units
         if changed:
             planner.write(UPDATE, QUESTION, place, _labels(question, changed), key, changed)

@@ -292,8 +292,11 @@ class _FileChecker:
             return self.number(percent, "tolerance", place), True
         return self.number(data, "tolerance", place), False
 
-    def units(self, data: dict, place: str, kind: str) -> tuple[tuple[str, Decimal], ...]:
-        """A numerical question's units, as (name, multiplier) in order."""
+    def units(self, data: dict, place: str, kind: str) -> tuple[tuple[str, Decimal], ...] | None:
+        """A numerical question's units, as (name, multiplier) in order; None when the file
+        doesn't say (GIFT has no units): a question's units are then left as they are."""
+        if "units" not in data:
+            return None
         items = self.items(data, "units", place)
         if items and kind != Numerical.name:
             self.error(place, gettext("units are for numerical questions."))
@@ -403,7 +406,8 @@ class _QuestionData:
     fields: dict
     choices: list[tuple[int, dict]]
     key: str = ""
-    units: tuple[tuple[str, Decimal], ...] = ()  # A numerical question's (name, multiplier).
+    # A numerical question's (name, multiplier); None: as they are.
+    units: tuple[tuple[str, Decimal], ...] | None = None
 
 
 def _images_check(check: _FileChecker, images: dict[str, bytes]) -> None:

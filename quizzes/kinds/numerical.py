@@ -421,11 +421,10 @@ class Numerical(Kind):
             except NumberError:
                 message = gettext("the numerical answer “%(answer)s” is not a number.")
                 return Read(problem=message % {"answer": text})
-            # A relative tolerance (a calculated question's tolerancetype 1) is a fraction.
-            if (answer.findtext("tolerancetype") or "").strip() == "1":
-                tolerance = plain(tolerance * 100) + "%"
-            else:
-                tolerance = plain(tolerance)
+            tolerance = _moodle_tolerance(answer, tolerance)
+            if tolerance is None:
+                message = gettext("the numerical answer “%(answer)s” is not a number.")
+                return Read(problem=message % {"answer": text})
             graded = _graded(answer.get("fraction", "0"))
             if isinstance(graded, str):
                 return Read(problem=graded)
@@ -469,6 +468,9 @@ class Numerical(Kind):
             writing.answer(element, written, weight, None)
             answer = element.findall("answer")[-1]
             ET.SubElement(answer, "tolerance").text = _file_tolerance(choice, value)
+            percent = str(choice.get("tolerance") or "").strip()
+            if percent.endswith("%"):  # Moodle reads the distance, this site the percentage.
+                ET.SubElement(answer, "tolerancepercent").text = percent.removesuffix("%")
         units = question.get("units") or []
         if not units:
             return
@@ -546,6 +548,23 @@ def _gift_weight(choice: dict) -> str:
         return ""
     with localcontext(_EXACT):
         return f"%{plain(Decimal(str(choice.get('credit') or 0)) * 100)}%"
+
+
+def _moodle_tolerance(answer: ET.Element, tolerance: Decimal) -> str | None:
+    """A Moodle XML answer's tolerance as the quiz file writes it: a distance ("0.5"), or a
+    percentage ("1%") where this site's export wrote one (<tolerancepercent>) or the answer
+    says it is relative, a fraction of its value (a calculated question's tolerancetype 1).
+    None when the percentage is not a number."""
+    percent = answer.findtext("tolerancepercent")
+    if percent is not None:
+        try:
+            return plain(read_number(percent, "en")) + "%"
+        except NumberError:
+            return None
+    if (answer.findtext("tolerancetype") or "").strip() == "1":
+        with localcontext(_EXACT):
+            return plain(tolerance * 100) + "%"
+    return plain(tolerance)
 
 
 def _file_tolerance(choice: dict, value: str) -> str:

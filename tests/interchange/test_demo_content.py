@@ -24,7 +24,7 @@ def test_demo_data_parallelism_quiz_is_complete_in_both_languages(db):
     assert quiz.level == "intermediate"
     assert list(quiz.guide_paths.values_list("slug", flat=True)) == ["data-parallelism"]
     questions = list(quiz.questions.prefetch_related("choices"))
-    assert len(questions) == 8
+    assert len(questions) == 9
     for question in questions:
         choices = list(question.choices.all())
         assert len(choices) == 4

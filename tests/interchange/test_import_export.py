@@ -431,3 +431,12 @@ def test_bad_units_are_refused_and_change_nothing(guide, question, says):
         quiz_import(data=_units_quiz(**question))
     assert says in str(refused.value.errors)
     assert not Quiz.objects.filter(slug="numbers").exists()
+
+
+def test_a_file_without_units_leaves_a_question_s_units_as_they_are(guide):
+    """GIFT has no units: its import, as a quiz file without `units`, keeps them."""
+    quiz = quiz_import(data=_units_quiz())
+    data = _units_quiz()
+    del data["questions"][0]["units"]
+    quiz_import(data=data)
+    assert [unit.name for unit in quiz.questions.get().units.all()] == ["MB", "GB"]

@@ -366,3 +366,24 @@ def test_a_value_shows_with_its_base_unit_and_its_tolerance():
     assert value_of(absolute, money) == "$\u00a01,024\u00a0±\u00a0$\u00a00.5"
     with translation.override("fr"):
         assert value_of(relative, question) == "1\u00a0024\u00a0MB\u00a0±\u00a01\u202f%"
+
+
+def test_a_relative_tolerance_is_its_distance_for_moodle_and_its_percentage_here():
+    question = {
+        "kind": "numerical",
+        "prompt": {"en": "How many MB?"},
+        "choices": [{"text": {"en": "1400"}, "correct": True, "tolerance": "1%"}],
+    }
+    data = {"slug": "r", "title": {"en": "R"}, "questions": [question]}
+    xml = moodle_xml_export(data, language="en")
+    assert b"<tolerance>14</tolerance>" in xml  # What Moodle's numerical grades with.
+    again = moodle_xml_parse(xml, language="en").quizzes[0]["questions"][0]
+    assert again["choices"] == question["choices"]
+    assert "=1400:14" in gift_export(data, language="en")  # GIFT has no percentage.
+    # A calculated question's relative tolerance (tolerancetype 1) is a fraction of the value.
+    calculated = xml.replace(b"<tolerance>14</tolerance>", b"<tolerance>0.02</tolerance>")
+    calculated = calculated.replace(
+        b"<tolerancepercent>1</tolerancepercent>", b"<tolerancetype>1</tolerancetype>"
+    )
+    choice = moodle_xml_parse(calculated, language="en").quizzes[0]["questions"][0]["choices"][0]
+    assert choice["tolerance"] == "2%"
