@@ -15,7 +15,9 @@ from quizzes.models import Attempt, AttemptKind, Quiz
 from tests.browser.helpers import LANGUAGES, screenshot, t
 from tests.factories import choice_of, make_multiple, make_quiz
 
-MISSED = 2  # The question the learner gets wrong: 7 / 8, which passes.
+MISSED = 2  # The question the learner gets wrong: 8 / 9, which passes.
+# The demo's numerical question (its last, 1,400 MB), typed with a unit right, alone wrong.
+TYPED = {True: {"en": "1.4 GB", "fr": "1,4 Go"}, False: {"en": "350", "fr": "350"}}
 
 
 def _title(quiz: Quiz, lang: str) -> str:
@@ -24,9 +26,11 @@ def _title(quiz: Quiz, lang: str) -> str:
 
 
 def _answer(page: Page, quiz: Quiz, number: int, *, right: bool, lang: str) -> None:
-    # By its label, whatever its text shows (code, maths).
-    choice = choice_of(quiz, number, correct=right)
-    page.locator(f"label[for='choice-{choice.pk}']").click()
+    if quiz.questions.get(position=number).kind == "numerical":
+        page.locator("#number-answer").fill(TYPED[right][lang])
+    else:  # By its label, whatever its text shows (code, maths).
+        choice = choice_of(quiz, number, correct=right)
+        page.locator(f"label[for='choice-{choice.pk}']").click()
     page.get_by_role("button", name=t(lang, "Check answer")).click()
     expect(page.locator("#verdict")).to_contain_text(t(lang, "Correct." if right else "Not quite."))
 
@@ -39,12 +43,12 @@ def _next(page: Page, lang: str, last: bool) -> None:
 def test_a_mistake_shows_on_my_progress_and_home_and_gets_practised(page, demo, lang):
     page.goto(f"/{lang}/quizzes/{demo.slug}/")
     page.get_by_role("button", name=t(lang, "Start the quiz")).click()
-    for number in range(1, 9):
+    for number in range(1, 10):
         _answer(page, demo, number, right=number != MISSED, lang=lang)
-        _next(page, lang, number == 8)
-    expect(page.locator("#score")).to_contain_text("7 / 8")
+        _next(page, lang, number == 9)
+    expect(page.locator("#score")).to_contain_text("8 / 9")
     summary = page.locator("ol.summary li")
-    expect(summary).to_have_count(8)
+    expect(summary).to_have_count(9)
     expect(summary.nth(MISSED - 1)).to_contain_text(t(lang, "Wrong"))
     page.get_by_role("link", name=t(lang, "Show only my mistakes")).click()
     expect(page.locator("ol.review > li")).to_have_count(1)
@@ -52,7 +56,7 @@ def test_a_mistake_shows_on_my_progress_and_home_and_gets_practised(page, demo, 
     screenshot(page, f"journey-mistakes-{lang}")
 
     page.locator("header").get_by_role("link", name=t(lang, "My progress")).click()
-    status = t(lang, "best %(best)s%%, last %(last)s%%", best=88, last=88)
+    status = t(lang, "best %(best)s%%, last %(last)s%%", best=89, last=89)
     card = page.locator(".progress-quiz", has_text=_title(demo, lang))
     expect(card).to_contain_text(status)
     expect(card).to_contain_text(t(lang, "Passed"))
@@ -151,9 +155,9 @@ PHONE = {"viewport": {"width": 375, "height": 667}}
 def test_on_a_phone_the_verdict_and_next_are_in_view_after_answering(page, demo, lang):
     page.goto(f"/{lang}/quizzes/{demo.slug}/")
     page.get_by_role("button", name=t(lang, "Start the quiz")).click()
-    for number in range(1, 9):
+    for number in range(1, 10):
         _answer(page, demo, number, right=number % 3 != 0, lang=lang)
-        last = number == 8
+        last = number == 9
         next_link = page.get_by_role(
             "link", name=t(lang, "See your results" if last else "Next question")
         )
@@ -164,4 +168,4 @@ def test_on_a_phone_the_verdict_and_next_are_in_view_after_answering(page, demo,
         if number == 3:
             screenshot(page, f"journey-phone-feedback-{lang}", full_page=False)
         next_link.click()
-    expect(page.locator("#score")).to_contain_text("/ 8")
+    expect(page.locator("#score")).to_contain_text("/ 9")
