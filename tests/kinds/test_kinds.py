@@ -10,12 +10,14 @@ from django.template.loader import get_template
 
 from quizzes import kinds
 from quizzes.interchange.gift import gift_export, gift_parse
+from quizzes.interchange.importing import quiz_import
 from quizzes.interchange.moodle_xml import moodle_xml_export, moodle_xml_parse
 from quizzes.kinds.base import EditedChoice, Kind
 from quizzes.kinds.single import SingleChoice
 from quizzes.learning.forms import AnswerForm
 from quizzes.models import Question
 from quizzes.snapshots import ChoiceContent, QuestionContent, Text
+from tests.factories import content_of, question_url, start
 
 # A question of each kind as a quiz file has it: a kind without one here fails below.
 EXAMPLES = {
@@ -164,6 +166,31 @@ def test_every_file_format_reads_back_what_it_writes_of_it(kind, fmt):
     (question,) = parsed.quizzes[0]["questions"]
     assert question.get("kind", kinds.DEFAULT) == kind.name
     assert question["choices"] == EXAMPLES[kind.name]["choices"]
+
+
+# The answer step's queries for a right answer of each kind, as tests/learning/
+# test_query_counts.py counts them (ANSWER_POST): the same at 8 questions and at 40.
+ANSWER_STEP = {"single": 7, "multiple": 7, "true_false": 7, "numerical": 7}
+
+
+@pytest.mark.parametrize("questions", [8, 40])
+def test_its_answer_step_costs_the_same_few_queries_whatever_the_quiz_s_size(
+    kind, questions, client, db, django_assert_num_queries
+):
+    example = EXAMPLES[kind.name]
+    data = {
+        "slug": "kinds",
+        "title": {"en": "Kinds"},
+        "is_published": True,
+        "questions": [example, *[EXAMPLES["single"]] * (questions - 1)],
+    }
+    quiz = quiz_import(data=data)
+    attempt = start(client, quiz)
+    right, _wrong = _posted(content_of(quiz).questions[0])
+    with django_assert_num_queries(ANSWER_STEP[kind.name]):
+        response = client.post(question_url(attempt, 1), {"choice": right})
+    assert response.status_code == 302
+    assert attempt.answers.get().is_correct
 
 
 class _Pick(SingleChoice):
