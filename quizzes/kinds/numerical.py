@@ -445,6 +445,9 @@ class Numerical(Kind):
             if name:  # Moodle writes a nameless unit for a question without units.
                 multiplier = (unit.findtext("multiplier") or "1").strip()
                 units.append({"name": name, "multiplier": multiplier})
+        problems = unit_problems([(unit["name"], unit["multiplier"]) for unit in units])
+        if problems:
+            return Read(problem="; ".join(problems))
         if units:
             fields["units"] = units
             graded = (element.findtext("unitgradingtype") or "0").strip() in ("1", "2")

@@ -387,3 +387,35 @@ def test_a_relative_tolerance_is_its_distance_for_moodle_and_its_percentage_here
     )
     choice = moodle_xml_parse(calculated, language="en").quizzes[0]["questions"][0]["choices"][0]
     assert choice["tolerance"] == "2%"
+
+
+@pytest.mark.parametrize(
+    ("multiplier", "name", "says"),
+    [
+        ("0", "m", "unit 1: its multiplier must be a number above 0."),
+        ("-1", "m", "unit 1: its multiplier must be a number above 0."),
+        ("NaN", "m", "unit 1: its multiplier must be a number above 0."),
+        ("abc", "m", "unit 1: its multiplier must be a number above 0."),
+        (
+            "1e999",
+            "m",
+            "unit 1: its multiplier has too many digits: 15 at most each side of the point.",
+        ),
+        ("1", "m" * 10_000, "unit 1: its name is too long: 30 characters at most."),
+        ("2", "m", "one unit, the values' unit, has the multiplier 1."),
+    ],
+)
+def test_a_moodle_question_with_units_this_site_cant_keep_is_left_out(multiplier, name, says):
+    content = f"""<?xml version="1.0" encoding="UTF-8"?><quiz>
+<question type="numerical"><name><text>Bad</text></name>
+<questiontext format="html"><text>How far?</text></questiontext>
+<answer fraction="100"><text>5</text><tolerance>0</tolerance></answer>
+<units><unit><multiplier>{multiplier}</multiplier><unit_name>{name}</unit_name></unit></units>
+</question>
+<question type="truefalse"><name><text>Fine</text></name>
+<questiontext format="html"><text>Fine?</text></questiontext>
+<answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer>
+</question></quiz>"""
+    parsed = moodle_xml_parse(content.encode(), language="en")
+    assert parsed.problems == [("question 1 (“Bad”)", says)]
+    assert len(parsed.quizzes[0]["questions"]) == 1
