@@ -16,6 +16,7 @@ from django.http import HttpResponse
 from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from quizzes.kinds.numerical import choice_value, plain
 from quizzes.learning.identity import LEARNER_COOKIE
 from quizzes.learning.services import answer_record, attempt_start
 from quizzes.models import Attempt, Quiz
@@ -85,7 +86,10 @@ def browser_attempt(context, live_server, demo):
         content = content_of(quiz)
         for number, question in enumerate(content.questions[:answered], 1):
             choice = next(c for c in question.choices if c.is_correct == (number % 2 == 1))
-            answer_record(attempt=attempt, quiz=content, question=question, choices=(choice,))
+            typed = None if question.type.by_picks else plain(choice_value(choice))
+            answer_record(
+                attempt=attempt, quiz=content, question=question, choices=(choice,), response=typed
+            )
         response = HttpResponse()
         response.set_signed_cookie(LEARNER_COOKIE, key, salt=LEARNER_COOKIE)
         cookie = {"name": LEARNER_COOKIE, "value": response.cookies[LEARNER_COOKIE].value}

@@ -84,8 +84,8 @@ def question_started_by_script(page: Page, browser_attempt, lang: str) -> Respon
 
 def results_by_script(page: Page, browser_attempt, lang: str) -> Response:
     """The results the page's script shows in place after the last answer's feedback."""
-    response = page.goto(question_url(browser_attempt(answered=7, lang=lang), 8, lang))
-    page.locator(".choice label").first.click()
+    response = page.goto(question_url(browser_attempt(answered=8, lang=lang), 9, lang))
+    page.locator("#number-answer").fill("1400")  # The demo quiz's last question, numerical.
     page.get_by_role("button", name=t(lang, "Check answer")).click()
     page.get_by_role("link", name=t(lang, "See your results")).click()
     expect(page.locator("#score")).to_be_visible()
@@ -131,7 +131,7 @@ def question_with_english_fallback(page: Page, browser_attempt, lang: str) -> Re
 
 
 def results(page: Page, browser_attempt, lang: str) -> Response:
-    return page.goto(results_url(browser_attempt(answered=8, lang=lang), lang))
+    return page.goto(results_url(browser_attempt(answered=9, lang=lang), lang))
 
 
 def not_found(page: Page, browser_attempt, lang: str) -> Response:
@@ -194,7 +194,7 @@ def quiz_report_filtered(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def progress(page: Page, browser_attempt, lang: str) -> Response:
-    browser_attempt(answered=8, lang=lang)
+    browser_attempt(answered=9, lang=lang)
     return page.goto(f"/{lang}/progress/")
 
 
@@ -204,11 +204,11 @@ def progress_signed_in(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def results_mistakes_only(page: Page, browser_attempt, lang: str) -> Response:
-    return page.goto(results_url(browser_attempt(answered=8, lang=lang), lang) + "?mistakes=1")
+    return page.goto(results_url(browser_attempt(answered=9, lang=lang), lang) + "?mistakes=1")
 
 
 def _practise(page: Page, browser_attempt, lang: str) -> None:
-    page.goto(results_url(browser_attempt(answered=8, lang=lang), lang))
+    page.goto(results_url(browser_attempt(answered=9, lang=lang), lang))
     with page.expect_navigation():
         page.locator("form[action$='/practice/'] button").click()
 
@@ -231,7 +231,7 @@ def practice_results(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def nothing_to_practise(page: Page, browser_attempt, lang: str) -> Response:
-    attempt = browser_attempt(answered=8, lang=lang)
+    attempt = browser_attempt(answered=9, lang=lang)
     Answer.objects.filter(attempt=attempt).update(is_correct=True)
     page.goto(results_url(attempt, lang) + "?mistakes=1")
     with page.expect_navigation() as navigation:
