@@ -14,11 +14,12 @@ class QuizzesConfig(AppConfig):
         from guides.models import GuidePath
         from guides.signals import guide_paths_written
         from quizzes import snapshots
-        from quizzes.models import Choice, Question, Quiz
+        from quizzes.models import Choice, Question, Quiz, Unit
 
         for signal in (post_save, post_delete):
             signal.connect(snapshots.question_changed, sender=Question)
             signal.connect(snapshots.choice_changed, sender=Choice)
+            signal.connect(snapshots.choice_changed, sender=Unit)
         post_save.connect(snapshots.guide_path_changed, sender=GuidePath)
         pre_delete.connect(snapshots.guide_path_changed, sender=GuidePath)
         guide_paths_written.connect(snapshots.guide_paths_written, sender=GuidePath)

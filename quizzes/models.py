@@ -274,11 +274,17 @@ class QuestionQuerySet(_QuizContentQuerySet):
 
 
 class ChoiceQuerySet(_QuizContentQuerySet):
+    """A question's choices, or its units (UnitQuerySet): rows of a question."""
+
     quiz_lookup = "question__quiz_id"
 
     def _quiz_ids_of(self, objs) -> set[int]:
         questions = Question.objects.using(self.db).filter(pk__in={c.question_id for c in objs})
         return set(questions.values_list("quiz_id", flat=True))
+
+
+class UnitQuerySet(ChoiceQuerySet):
+    pass
 
 
 class _Ordered(models.Model):
@@ -397,6 +403,21 @@ class Question(_Ordered):
             '{"name": "local_batch", "values": [16, 32, 64]}; the prompt shows {workers}.'
         ),
     )
+    # A numerical question's units (Unit): whether an answer must give one, and on which
+    # side of the number they are written (Moodle's unitsleft: "$ 5").
+    units_required = models.BooleanField(
+        _("units required"),
+        default=False,
+        help_text=_(
+            "Numerical questions with units: an answer without a unit is refused, with a "
+            "message (else a number alone is in the base unit)."
+        ),
+    )
+    units_left = models.BooleanField(
+        _("units before the number"),
+        default=False,
+        help_text=_("Numerical questions with units: shown as “$ 5” rather than “5 $”."),
+    )
 
     objects = QuestionQuerySet.as_manager()
 
@@ -465,6 +486,11 @@ class Choice(_Ordered):
         default=0,
         help_text=_("Numerical questions: an answer this far from the value matches it."),
     )
+    relative_tolerance = models.BooleanField(
+        _("tolerance in %"),
+        default=False,
+        help_text=_("The tolerance is a percentage of the value: 1 for 1 %."),
+    )
     # The share of the marks an answer matching a not-correct choice earns: a near miss.
     credit = models.DecimalField(
         _("credit"),
@@ -489,6 +515,55 @@ class Choice(_Ordered):
 
     def __str__(self) -> str:
         return plain_title(self.text) or gettext("choice %(number)s") % {"number": self.position}
+
+
+UNIT_NAME_LENGTH = 30
+
+
+class Unit(_Ordered):
+    """A unit a numerical question's answer may be given in (Moodle's numerical units): a
+    number in this unit is a number in the base unit (the first whose multiplier is 1, the
+    unit of the values) times `multiplier`, as Moodle keeps it ("GB", 0.0009765625, of a
+    base "MB")."""
+
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, related_name="units", verbose_name=_("question")
+    )
+    name = models.CharField(
+        _("unit"), max_length=UNIT_NAME_LENGTH, help_text=_("As learners type it: MB, ms.")
+    )
+    multiplier = models.DecimalField(
+        _("multiplier"),
+        max_digits=30,
+        decimal_places=15,
+        default=1,
+        help_text=_(
+            "How many of this unit make one base unit (the first unit of multiplier 1): "
+            "for GB of a base MB, 0.0009765625 (1/1024) or 0.001."
+        ),
+    )
+
+    objects = UnitQuerySet.as_manager()
+
+    class Meta(_Ordered.Meta):
+        verbose_name = _("unit")
+        verbose_name_plural = _("units")
+        constraints = [
+            _Ordered.unique_position_in("question", "unit_position_unique_in_question"),
+            models.UniqueConstraint(
+                fields=["question", "name"],
+                name="unit_name_unique",
+                violation_error_message=_("A question has each unit once."),
+            ),
+            models.CheckConstraint(
+                condition=Q(multiplier__gt=0),
+                name="unit_multiplier_above_0",
+                violation_error_message=_("A unit's multiplier is above 0."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 CREDIT_DIGITS, CREDIT_PLACES = 6, 5

@@ -30,7 +30,7 @@ from functools import lru_cache, reduce
 from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import connections
-from django.db.models import Model, QuerySet, Sum, Value
+from django.db.models import Model, QuerySet, Sum, Value, prefetch_related_objects
 from django.db.models.functions import Coalesce, Length, NullIf
 from django.urls import reverse
 from django.utils.formats import number_format
@@ -42,9 +42,10 @@ from modeltranslation.utils import build_localized_fieldname, resolution_order
 from guides.models import GuidePath
 from quizzes import kinds
 from quizzes.kinds import calculated
+from quizzes.kinds.numerical import Numerical
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import name_of_url
-from quizzes.models import Attempt, Choice, Level, Question, Quiz, translated_fields
+from quizzes.models import Attempt, Choice, Level, Question, Quiz, Unit, translated_fields
 
 # How each translated field shows: inside a <label> (phrasing content only), or as blocks of
 # its own. Titles and URLs aren't Markdown: they show as written. A prompt is blocks (code,
@@ -301,9 +302,16 @@ class ChoiceContent:
     position: int
     is_correct: bool
     tolerance: Decimal  # A numerical question's value is its text, give or take this.
+    relative_tolerance: bool  # The tolerance is a percentage of the value.
     credit: Decimal  # The share of the marks a not-correct choice earns (a near miss).
     text: Text
     feedback: Text
+
+
+@dataclass(frozen=True)
+class UnitContent:
+    name: str
+    multiplier: Decimal  # A number in this unit is one in the base unit times this.
 
 
 @dataclass(frozen=True)
@@ -325,6 +333,9 @@ class QuestionContent:
     # A calculated question's variables; once drawn for an attempt (`drawn`), their values.
     variables: tuple[calculated.Variable, ...] = ()
     values: tuple[tuple[str, Decimal], ...] = ()
+    units: tuple["UnitContent", ...] = ()  # A numerical question's, in order.
+    units_required: bool = False
+    units_left: bool = False
 
     @property
     def type(self) -> kinds.Kind:
@@ -432,7 +443,10 @@ def _columns(obj: Model, *names: str) -> dict:
 
 def _read(quiz_id: int) -> QuizContent:
     quiz = Quiz.objects.get(pk=quiz_id)
-    questions = Question.objects.filter(quiz=quiz).prefetch_related("choices")
+    questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
+    # Only numerical questions have units: a quiz without one reads none.
+    with_units = [question for question in questions if question.kind == Numerical.name]
+    prefetch_related_objects(with_units, "units")
     quiz_columns = ("pk", "slug", "updated_at", "level", "pass_mark", "shuffle_choices")
     return QuizContent(
         **_columns(quiz, *quiz_columns, "is_published"),
@@ -450,6 +464,12 @@ def _read(quiz_id: int) -> QuizContent:
                     "case_sensitive",
                     "ignore_accents",
                     "partial_credit",
+                    "units_required",
+                    "units_left",
+                ),
+                units=tuple(
+                    UnitContent(**_columns(unit, "name", "multiplier"))
+                    for unit in (question.units.all() if question.kind == Numerical.name else ())
                 ),
                 **_texts(question),
                 heading=Text.heading_of(question, "prompt"),
@@ -465,6 +485,7 @@ def _read(quiz_id: int) -> QuizContent:
                             "position",
                             "is_correct",
                             "tolerance",
+                            "relative_tolerance",
                             "credit",
                         ),
                         **_texts(choice),
@@ -525,7 +546,7 @@ def question_changed(sender, instance: Question, **kwargs) -> None:
     Quiz.objects.filter(pk=instance.quiz_id).touch()
 
 
-def choice_changed(sender, instance: Choice, **kwargs) -> None:
+def choice_changed(sender, instance: Choice | Unit, **kwargs) -> None:
     Quiz.objects.filter(questions=instance.question_id).touch()
 
 

@@ -258,6 +258,7 @@ def question_form(question: Question, choices: list[dict], *, initial: int = 0, 
         }
         | fields
         | inline_data("choices", choices, initial=initial)
+        | inline_data("units", [])
     )
 
 

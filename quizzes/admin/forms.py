@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 
 from quizzes import kinds
 from quizzes.kinds import Grading, calculated
+from quizzes.kinds.numerical import unit_problems
 from quizzes.models import (
     PARTIAL_CREDIT_ONLY_SEVERAL,
     Choice,
@@ -128,10 +129,10 @@ class QuestionForm(ContentForm):
         return cleaned_data
 
 
-class PositionForm(ContentForm):
-    """A row of a reorderable inline. Rows may trade positions, so a row's position is
-    checked against the other submitted rows (the formset does that), not against the
-    old positions still in the database (Django 6 checks constraints row by row)."""
+class _Reorderable:
+    """Rows may trade positions, so a row's position is checked against the other submitted
+    rows (the formset does that), not against the old positions still in the database
+    (Django 6 checks constraints row by row)."""
 
     def validate_constraints(self):
         exclude = self._get_validation_exclusions() | {"position"}
@@ -139,6 +140,10 @@ class PositionForm(ContentForm):
             self.instance.validate_constraints(exclude=exclude)
         except ValidationError as error:
             self._update_errors(error)
+
+
+class PositionForm(_Reorderable, ContentForm):
+    """A row of a reorderable inline of content (texts in each language)."""
 
 
 class ChoiceForm(PositionForm):
@@ -163,6 +168,23 @@ class ChoiceForm(PositionForm):
 
     def clean_credit(self):
         return self.cleaned_data.get("credit") or Decimal(0)
+
+
+class UnitForm(_Reorderable, forms.ModelForm):
+    """A unit of the question inline: its multiplier as the editor's language writes numbers
+    (0,001 in French), 1 when left empty."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "multiplier" in self.fields:
+            self.fields["multiplier"].required = False
+            self.fields["multiplier"].localize = True
+            self.fields["multiplier"].widget = forms.TextInput(attrs={"inputmode": "decimal"})
+            self.fields["multiplier"].widget.is_localized = True
+
+    def clean_multiplier(self):
+        multiplier = self.cleaned_data.get("multiplier")
+        return Decimal(1) if multiplier is None else multiplier
 
 
 class PositionsFormSet(CustomInlineFormSetMixin, forms.BaseInlineFormSet):
@@ -264,6 +286,22 @@ class ChoiceInlineFormSet(PositionsFormSet):
         lengths += saved_markdown_lengths(others)
         lengths += saved_markdown_lengths(Choice.objects.filter(question__in=others))
         problems = quiz_length_problems(lengths)
+        if problems:
+            raise ValidationError(problems)
+
+
+class UnitInlineFormSet(PositionsFormSet):
+    """A numerical question's units: names learners can type, one base unit of multiplier 1."""
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        units = [
+            (form.cleaned_data.get("name", ""), form.cleaned_data.get("multiplier"))
+            for form in self._remaining_forms()
+        ]
+        problems = unit_problems(units)
         if problems:
             raise ValidationError(problems)
 

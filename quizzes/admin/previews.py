@@ -15,6 +15,7 @@ from quizzes.admin.common import language_name
 from quizzes.admin.forms import QuestionForm, VariablesField
 from quizzes.kinds import calculated
 from quizzes.markup.rendering import Rendered, render
+from quizzes.models import Choice
 
 PREVIEW = "_preview"
 
@@ -156,6 +157,7 @@ class QuestionPreviewMixin:
             rows = [
                 row
                 for inline in context["inline_admin_formsets"]
+                if inline.formset.model is Choice
                 for row in inline.formset.forms
                 if (row.has_changed() or row.instance.pk) and not row["DELETE"].value()
             ]

@@ -23,6 +23,8 @@ from quizzes.admin.forms import (
     QuestionForm,
     SortableInlineMixin,
     SortableParentMixin,
+    UnitForm,
+    UnitInlineFormSet,
 )
 from quizzes.admin.previews import QuestionPreviewMixin
 from quizzes.learning.services import answers_regrade
@@ -31,6 +33,7 @@ from quizzes.models import (
     Choice,
     Question,
     Quiz,
+    Unit,
 )
 
 
@@ -38,13 +41,31 @@ class ChoiceInline(SortableInlineMixin, SortableInlineAdminMixin, TranslationTab
     model = Choice
     form = ChoiceForm
     formset = ChoiceInlineFormSet
-    fields = ("position", "text", "tolerance", "is_correct", "credit", "feedback")
+    fields = (
+        "position",
+        "text",
+        "tolerance",
+        "relative_tolerance",
+        "is_correct",
+        "credit",
+        "feedback",
+    )
     extra = 2
     # The text too is a box that wraps (a choice holds 500 characters).
     formfield_overrides = {
         models.TextField: {"widget": forms.Textarea(attrs={"rows": 2})},
         models.CharField: {"widget": forms.Textarea(attrs={"rows": 3})},
     }
+
+
+class UnitInline(SortableInlineMixin, SortableInlineAdminMixin, admin.TabularInline):
+    """A numerical question's units (Moodle's): the values are in the base unit."""
+
+    model = Unit
+    form = UnitForm
+    formset = UnitInlineFormSet
+    fields = ("position", "name", "multiplier")
+    extra = 0
 
 
 @admin.register(Question)
@@ -55,7 +76,7 @@ class QuestionAdmin(
     from QuestionPreviewMixin (quizzes/admin/previews.py)."""
 
     form = QuestionForm
-    inlines = [ChoiceInline]
+    inlines = [ChoiceInline, UnitInline]
     change_form_template = "admin/quizzes/question/change_form.html"
     list_display = ("prompt_title", "quiz", "position", "kind", "choice_count", "answer_count")
     list_filter = ("quiz__guide_paths", "quiz__level", "quiz__is_published", "quiz")
@@ -71,6 +92,8 @@ class QuestionAdmin(
         "case_sensitive",
         "ignore_accents",
         "partial_credit",
+        "units_required",
+        "units_left",
         "prompt",
         "explanation",
         "guide_url",
@@ -103,6 +126,7 @@ class QuestionAdmin(
         graded = {
             "is_correct",
             "tolerance",
+            "relative_tolerance",
             "credit",
             "position",  # A numerical value's first match, an ordering's right order.
             *(f"text_{code}" for code, _name in settings.LANGUAGES),

@@ -165,9 +165,6 @@ class _Reader:
             question["explanation"] = explanation
         if not answers:
             return self.refuse(place, common.type_refused("essay", missing_word=missing_word))
-        if answers.startswith("#"):
-            message = common.type_refused("numerical", missing_word=missing_word)
-            return self.refuse(place, message)
         problem = common.too_many_answers(answers.count("~") + answers.count("="))
         if problem:
             return self.refuse(place, problem)

@@ -56,6 +56,7 @@ from quizzes.models import (
     ContentImage,
     Question,
     Quiz,
+    Unit,
     content_place,
     question_key,
     translated_fields,
@@ -466,6 +467,9 @@ def _quiz_diff(
     choices_of = {}
     for choice in Choice.objects.filter(question__quiz=quiz):
         choices_of.setdefault(choice.question_id, {})[choice.position] = choice
+    units_of = {}
+    for unit in Unit.objects.filter(question__quiz=quiz):
+        units_of.setdefault(unit.question_id, []).append((unit.name, unit.multiplier))
     answered = set(Answer.objects.filter(question__quiz=quiz).values_list("question", flat=True))
     picked = set(
         AnswerChoice.objects.filter(choice__question__quiz=quiz).values_list("choice", flat=True)
@@ -479,6 +483,8 @@ def _quiz_diff(
             continue
         key = (slug, question.key)
         changed = _changed_fields(question, {**item.fields, "position": item.position})
+        if item.units is not None and tuple(units_of.get(question.pk, ())) != item.units:
+            changed["units"] = item.units
         if changed:
             planner.write(UPDATE, QUESTION, place, _labels(question, changed), key, changed)
         old_choices = dict(choices_of.get(question.pk, {}))
@@ -602,6 +608,8 @@ def _question_create(
         what = f"{prompt}, " + _count_text(CHOICE, len(item.choices))
     key = (slug, question_key)
     values = {**item.fields, "position": item.position}
+    if item.units:
+        values["units"] = item.units
     planner.write(CREATE, QUESTION, place, what, key, values, listed=listed)
     for position, choice_fields in item.choices:
         planner.write(CREATE, CHOICE, place, "", (*key, position), choice_fields, listed=False)
@@ -988,6 +996,9 @@ def _question_replace(item: dict, target: dict, language: str) -> None:
         "partial_credit",
         "name",
         "variables",
+        "units",
+        "units_required",
+        "units_left",
     ):
         if name in item:
             target[name] = item[name]
@@ -1087,6 +1098,8 @@ class _Writer:
         default_factory=lambda: {thing: set() for thing in _BATCHED}
     )
     moves: dict[int, tuple[Question, int]] = field(default_factory=dict)  # (row, position).
+    # A question's units by its key, written anew after it: ((name, multiplier), …).
+    units: dict[tuple, tuple] = field(default_factory=dict)
 
     def write(self, write: Write) -> None:
         thing = write.change.thing
@@ -1114,6 +1127,8 @@ class _Writer:
         parent = self.rows.get((parent_thing, key[:-1]))
         if parent is None:
             raise model.DoesNotExist(f"{parent_thing} {key[:-1]} of {thing} {key}")
+        if thing == QUESTION and "units" in values:
+            self.units[key] = values.pop("units")
         if kind == CREATE:
             row = model(**{parent_field: parent, _KEY_FIELDS[thing]: key[-1]}, **values)
             self.creates[thing].append(row)
@@ -1151,6 +1166,20 @@ class _Writer:
                 rows, names = self.updates[thing].values(), sorted(self.updated_fields[thing])
                 _MODELS[thing].objects.rows_update(rows, names)
                 self.updates[thing], self.updated_fields[thing] = {}, set()
+        if self.units:
+            self._units_write()
+
+    def _units_write(self) -> None:
+        """The questions' units as the plan gives them: the old ones deleted, the new made."""
+        questions = [self.rows[QUESTION, key] for key in self.units]
+        units = [
+            Unit(question=question, position=position, name=name, multiplier=multiplier)
+            for question, pairs in zip(questions, self.units.values(), strict=True)
+            for position, (name, multiplier) in enumerate(pairs, 1)
+        ]
+        self.units = {}
+        Unit.objects.filter(question__in=questions).delete()
+        Unit.objects.bulk_create(units, batch_size=_BATCH_SIZE)
 
     def _move(self) -> None:
         """Move questions to their new positions: first past every position of their

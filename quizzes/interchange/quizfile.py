@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.db import models
+from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext
 from modeltranslation.utils import build_localized_fieldname
 
@@ -20,7 +21,7 @@ from quizzes import kinds
 from quizzes.interchange.archive import archive_read, archive_write, is_zip
 from quizzes.interchange.errors import QuizFileError
 from quizzes.kinds import calculated
-from quizzes.kinds.numerical import plain
+from quizzes.kinds.numerical import Numerical, plain, unit_problems
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import STORAGE_IMAGE_DIR, ImageError, image_check, name_of_url
 from quizzes.models import (
@@ -228,8 +229,13 @@ QUESTION_KEYS = {
     "guide_url",
     "variables",
     "choices",
+    "units",
+    "units_required",
+    "units_left",
 }
 CHOICE_KEYS = {"position", "text", "correct", "feedback", "tolerance", "credit"}
+UNIT_KEYS = {"name", "multiplier"}
+MAX_UNITS = 50
 GUIDE_PATH_KEYS = {"slug", "title", "summary", "url", "position", "is_published"}
 
 
@@ -282,10 +288,10 @@ class _FileChecker:
             self.error(place, problem)
         return calculated.stored_variables(parsed) if not problems else []
 
-    def number(self, data: dict, key: str, place: str) -> Decimal:
-        """A choice's tolerance or credit: a number (0.5) or a text of one ("0.5", "1e-3");
-        0 when not given (the model checks its range)."""
-        value = data.get(key, 0)
+    def number(self, data: dict, key: str, place: str, default: int = 0) -> Decimal:
+        """A choice's tolerance or credit, a unit's multiplier: a number (0.5) or a text of
+        one ("0.5", "1e-3"); `default` when not given (the model checks its range)."""
+        value = data.get(key, default)
         try:
             if isinstance(value, bool) or not isinstance(value, int | float | str):
                 raise InvalidOperation
@@ -297,6 +303,39 @@ class _FileChecker:
             self.error(place, message)
             return Decimal(0)
         return number
+
+    def tolerance(self, data: dict, place: str) -> tuple[Decimal, bool]:
+        """A choice's tolerance, a distance (0.5) or a percentage of its value ("1%"), and
+        whether it is a percentage."""
+        value = data.get("tolerance", 0)
+        if isinstance(value, str) and value.strip().endswith("%"):
+            percent = {"tolerance": value.strip().removesuffix("%")}
+            return self.number(percent, "tolerance", place), True
+        return self.number(data, "tolerance", place), False
+
+    def units(self, data: dict, place: str, kind: str) -> tuple[tuple[str, Decimal], ...] | None:
+        """A numerical question's units, as (name, multiplier) in order; None when the file
+        doesn't say (GIFT has no units): a question's units are then left as they are."""
+        if "units" not in data:
+            return None
+        items = self.items(data, "units", place)
+        if items and kind != Numerical.name:
+            self.error(place, gettext("units are for numerical questions."))
+            return ()
+        if len(items) > MAX_UNITS:
+            message = gettext("too many units: %(count)s at most.")
+            self.error(place, message % {"count": MAX_UNITS})
+            return ()
+        units = []
+        for item in items:
+            item = self.mapping(item, place, UNIT_KEYS, {"name"})
+            name = item.get("name", "")
+            units.append(
+                (name if isinstance(name, str) else "", self.number(item, "multiplier", place, 1))
+            )
+        for problem in unit_problems(units):
+            self.error(place, problem)
+        return tuple(units)
 
     def items(self, data: dict, key: str, place: str) -> list:
         value = data.get(key, [])
@@ -388,6 +427,8 @@ class _QuestionData:
     fields: dict
     choices: list[tuple[int, dict]]
     key: str = ""
+    # A numerical question's (name, multiplier); None: as they are.
+    units: tuple[tuple[str, Decimal], ...] | None = None
 
 
 def _images_check(check: _FileChecker, images: dict[str, bytes]) -> None:
@@ -466,6 +507,11 @@ def _quiz_parse(
             "ignore_accents": check.typed(item, "ignore_accents", question_place, bool, False),
             "partial_credit": check.typed(item, "partial_credit", question_place, bool, False),
         }
+        question_fields |= {
+            "units_required": check.typed(item, "units_required", question_place, bool, False),
+            "units_left": check.typed(item, "units_left", question_place, bool, False),
+        }
+        units = check.units(item, question_place, question_fields["kind"])
         key = keys[number - 1]
         question = Question(position=position, key=key or "-", **question_fields)
         check.model(question, question_place, ["quiz"])
@@ -481,11 +527,13 @@ def _quiz_parse(
             zip(choice_items, choice_positions, strict=True), 1
         ):
             choice_place = content_place(number, choice_number)
+            tolerance, relative = check.tolerance(choice_item, choice_place)
             choice_fields = {
                 **check.texts(choice_item, "text", choice_place, required=True),
                 **check.texts(choice_item, "feedback", choice_place, required=False),
                 "is_correct": check.typed(choice_item, "correct", choice_place, bool, False),
-                "tolerance": check.number(choice_item, "tolerance", choice_place),
+                "tolerance": tolerance,
+                "relative_tolerance": relative,
                 "credit": check.number(choice_item, "credit", choice_place),
             }
             choice = Choice(position=choice_position, **choice_fields)
@@ -503,7 +551,7 @@ def _quiz_parse(
             check.error(question_place, problem)
         if kind and question_fields["partial_credit"] and not kind.several:
             check.error(question_place, str(PARTIAL_CREDIT_ONLY_SEVERAL))
-        questions.append(_QuestionData(position, question_fields, choices, key))
+        questions.append(_QuestionData(position, question_fields, choices, key, units))
     lengths = markdown_lengths(Quiz, fields)
     for question in questions:
         lengths += markdown_lengths(Question, question.fields)
@@ -571,7 +619,10 @@ def _variables_export(variables: list[dict]) -> list[dict]:
 def quiz_export(*, quiz: Quiz) -> dict:
     """The quiz as the file importing.quiz_import reads: every language of every field."""
     questions = []
-    for number, question in enumerate(quiz.questions.prefetch_related("choices"), 1):
+    questions_of = list(quiz.questions.prefetch_related("choices"))
+    # Only numerical questions have units: a quiz without one reads none.
+    prefetch_related_objects([q for q in questions_of if q.kind == Numerical.name], "units")
+    for number, question in enumerate(questions_of, 1):
         item = {"key": question.key}
         if question.name:
             item["name"] = question.name
@@ -591,13 +642,26 @@ def quiz_export(*, quiz: Quiz) -> dict:
         if question.variables:
             item["variables"] = _variables_export(question.variables)
         item |= _texts_export(question)
+        units = [
+            {
+                "name": unit.name,
+                **({"multiplier": plain(unit.multiplier)} if unit.multiplier != 1 else {}),
+            }
+            for unit in (question.units.all() if question.kind == Numerical.name else ())
+        ]
+        if units:
+            item["units"] = units
+        for name in ("units_required", "units_left"):
+            if getattr(question, name):
+                item[name] = True
         choices = []
         for choice_number, choice in enumerate(question.choices.all(), 1):
             choice_item = {"position": choice.position} if choice.position != choice_number else {}
             choice_item |= _texts_export(choice)
             choice_item["correct"] = choice.is_correct
             if choice.tolerance:
-                choice_item["tolerance"] = plain(choice.tolerance)
+                percent = "%" if choice.relative_tolerance else ""
+                choice_item["tolerance"] = plain(choice.tolerance) + percent
             if choice.credit:
                 choice_item["credit"] = plain(choice.credit)
             choices.append(choice_item)

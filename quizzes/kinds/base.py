@@ -135,8 +135,9 @@ class Kind:
         formulas: nothing for a kind without variables (calculated has some)."""
         return []
 
-    def form_field(self, choices: Iterable) -> forms.Field:
-        """The learner's field, named "choice" on the page, for these ChoiceContents."""
+    def form_field(self, choices: Iterable, question=None) -> forms.Field:
+        """The learner's field, named "choice" on the page, for these ChoiceContents of this
+        QuestionContent (None where only the choices are known)."""
         raise NotImplementedError
 
     def picked(self, value, choices: Iterable) -> list[int]:

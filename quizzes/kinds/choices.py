@@ -41,7 +41,7 @@ class ChoiceKind(Kind):
     """A question answered by picking among its choices: right when the picks are exactly
     its correct choices; one wrong pick earns its choice's credit."""
 
-    def form_field(self, choices) -> forms.Field:
+    def form_field(self, choices, question=None) -> forms.Field:
         field = forms.TypedMultipleChoiceField if self.several else forms.TypedChoiceField
         return field(
             coerce=int,
@@ -66,7 +66,7 @@ class ChoiceKind(Kind):
         return next((float(c.credit) for c in question.choices if c.pk in picked), 0.0)
 
     def gift_claims(self, answers: str) -> bool:
-        return "~" in answers
+        return "~" in answers and not answers.startswith("#")  # "#" first: numerical.
 
     def gift_read(self, answers: str, reading: GiftReading, inherited_format: str) -> Read:
         """A multiple-choice question's choices: with a `=` it is single choice."""

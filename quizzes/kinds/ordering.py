@@ -123,7 +123,7 @@ class Ordering(Kind):
     def problems(self, correct: list[bool]) -> list[str]:
         return items_problems(len(correct))
 
-    def form_field(self, choices) -> forms.Field:
+    def form_field(self, choices, question=None) -> forms.Field:
         return OrderField(ids=[choice.pk for choice in choices])
 
     def picked(self, value, choices) -> list[int]:

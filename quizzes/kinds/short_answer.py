@@ -159,7 +159,7 @@ class ShortAnswer(Kind):
             if not any(normalised(text) for text in choice.texts.values())
         ]
 
-    def form_field(self, choices) -> forms.Field:
+    def form_field(self, choices, question=None) -> forms.Field:
         return AnswerField()
 
     def picked(self, value, choices) -> list[int]:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from quizsite.ratelimit import hashed_key, hit
 from quizzes import kinds
-from quizzes.snapshots import ChoiceContent
+from quizzes.snapshots import ChoiceContent, QuestionContent
 
 
 class AnswerForm(forms.Form):
@@ -22,11 +22,18 @@ class AnswerForm(forms.Form):
     `cleaned_data["choices"]` holds the picked ChoiceContents (a number's: the one it
     matches, if any), `cleaned_data["response"]` what else the answer keeps (the number)."""
 
-    def __init__(self, *args, choices: Sequence[ChoiceContent], kind: kinds.Kind, **kwargs):
+    def __init__(
+        self,
+        *args,
+        choices: Sequence[ChoiceContent],
+        kind: kinds.Kind,
+        question: QuestionContent | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self._choices = {choice.pk: choice for choice in choices}
         self.kind = kind
-        self.fields["choice"] = kind.form_field(choices)
+        self.fields["choice"] = kind.form_field(choices, question)
 
     def clean_choice(self):
         takes_several = getattr(self.fields["choice"].widget, "allow_multiple_selected", False)

@@ -502,6 +502,7 @@ def _regraded_choice(choice: Choice) -> SimpleNamespace:
         pk=choice.pk,
         is_correct=choice.is_correct,
         tolerance=choice.tolerance,
+        relative_tolerance=choice.relative_tolerance,
         credit=choice.credit,
         text=Text.of(choice, "text"),
     )

@@ -1,29 +1,52 @@
-"""Numbers as the page's language writes them: a numerical answer and its accepted values;
-a calculated question's placeholders where no value is drawn."""
+"""Numbers as the page's language writes them: a numerical answer and its accepted values,
+with the question's base unit if it has units; a calculated question's placeholders where
+no value is drawn."""
 
 import re
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
-from quizzes.kinds.numerical import choice_value, number_text
+from quizzes.kinds.numerical import base_unit, choice_value, is_any, number_text, unit_names
 
 register = template.Library()
 
 
 @register.filter
-def number(value) -> str:
-    """A kept number ("1024", `Answer.response`) in the page's language: "1,024", "1 024"."""
-    return "" if value is None else number_text(value)
+def number(value, question=None) -> str:
+    """A kept number ("1024", `Answer.response`) in the page's language: "1,024", "1 024";
+    with a question of units, in its base unit: "1,024 MB"."""
+    return "" if value is None else _with_unit(number_text(value), question)
 
 
 @register.filter
-def value_of(choice) -> str:
-    """A numerical question's choice as the page's language writes it: "1,024 ± 0"."""
+def value_of(choice, question=None) -> str:
+    """A numerical question's choice as the page's language writes it: "1,024 ± 0",
+    "1,024 MB ± 1 MB", "1,024 ± 1 %"."""
+    if is_any(choice):
+        return gettext("any number")
     value = choice_value(choice)
     if value is None:
         return str(choice.text)
-    return f"{number_text(value)}\u00a0±\u00a0{number_text(choice.tolerance)}"
+    if choice.relative_tolerance:
+        tolerance = gettext("%(number)s %%") % {"number": number_text(choice.tolerance)}
+    else:
+        tolerance = _with_unit(number_text(choice.tolerance), question)
+    return f"{_with_unit(number_text(value), question)}\u00a0±\u00a0{tolerance}"
+
+
+def _with_unit(shown: str, question) -> str:
+    unit = base_unit(getattr(question, "units", ()))
+    if unit is None:
+        return shown
+    return f"{unit.name}\u00a0{shown}" if question.units_left else f"{shown}\u00a0{unit.name}"
+
+
+@register.filter
+def unit_list(units) -> str:
+    """A question's units for its learners: "MB, GB"."""
+    return unit_names(units)
 
 
 @register.filter

@@ -160,7 +160,7 @@ IMPORT_GIFT = b"""$CATEGORY: $course$/top/Networks
 
 ::Weights::Which are transport protocols?{~%50%TCP ~%50%UDP ~%-50%IP}
 
-What is 2 + 2?{#4}
+How are you?{}
 """
 
 

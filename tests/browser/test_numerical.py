@@ -106,3 +106,54 @@ def test_the_numerical_question_refused_then_typed_wrong(
     _checked(page, nu_checker, html)
     recorded = Answer.objects.get(attempt=attempt, question__position=NUMBER)
     assert (recorded.response, recorded.is_correct) == ("32", False)
+
+
+UNITS_SLUG = "data-parallelism-quiz"
+UNITS_NUMBER = 9  # Its numerical question, in MB (GB, Mo and Go too): 1,400 MB ± 14 MB.
+TYPED = {"en": "1.4 GB", "fr": "1,4 Go"}
+ACCEPTED = {
+    "en": "1,400\u00a0MB\u00a0±\u00a014\u00a0MB",
+    "fr": "1\u00a0400\u00a0MB\u00a0±\u00a014\u00a0MB",
+}
+UNKNOWN = {
+    "en": "“kg” is not a unit of this answer: write MB, GB, Mo, Go.",
+    "fr": "«\u00a0kg\u00a0» n’est pas une unité de cette réponse\u00a0: écrivez MB, GB, Mo, Go.",
+}
+
+
+@pytest.mark.parametrize(
+    "context_options",
+    [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
+    ids=["script-320px", "no-script"],
+)
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_number_with_its_unit_typed_after_a_unit_refused(
+    page, browser_attempt, nu_checker, lang, request
+):
+    scripted = "no-script" not in request.node.callspec.id
+    attempt = browser_attempt(answered=UNITS_NUMBER - 1, lang=lang, slug=UNITS_SLUG)
+    response = page.goto(question_url(attempt, UNITS_NUMBER, lang))
+    label = t(
+        lang, "Your answer (a number, with or without its unit: %(units)s)", units="MB, GB, Mo, Go"
+    )
+    field = page.get_by_role("textbox", name=label)
+    expect(field).to_have_attribute("inputmode", "text")
+    _checked(page, nu_checker, response.text())
+
+    field.fill("1,4 kg" if lang == "fr" else "1.4 kg")
+    with page.expect_navigation() as navigation:
+        page.get_by_role("button", name=t(lang, "Check answer")).click()
+    assert navigation.value.status == 400
+    expect(page.locator("#choice-error")).to_have_text(UNKNOWN[lang])
+    expect(page.get_by_role("textbox", name=label)).to_have_attribute("aria-invalid", "true")
+    _checked(page, nu_checker, navigation.value.text())
+    assert not Answer.objects.filter(attempt=attempt, question__position=UNITS_NUMBER).exists()
+
+    page.get_by_role("textbox", name=label).fill(TYPED[lang])
+    html = _check(page, lang, scripted=scripted)
+    feedback = page.locator("#feedback")
+    expect(feedback.locator("h2")).to_contain_text(t(lang, "Correct."))
+    expect(feedback).to_contain_text(ACCEPTED[lang])
+    _checked(page, nu_checker, html)
+    recorded = Answer.objects.get(attempt=attempt, question__position=UNITS_NUMBER)
+    assert (recorded.response, recorded.is_correct) == ("1400", True)

@@ -102,17 +102,22 @@ def test_every_construct_is_read_field_by_field():
             Origin("line 38", ""),
             Origin("line 59 (“Back”)", "Back"),
         ],
-        [Origin("line 44", ""), Origin("line 50", "")],
+        [Origin("line 42", ""), Origin("line 44", ""), Origin("line 50", "")],
     ]
     assert parsed.images == {}
-    # Short answer: each answer accepted, weighted 100 unless said.
     assert parsed.quizzes[1]["questions"][0] == {
+        "prompt": {"en": "What is 2 + 2?"},
+        "kind": "numerical",
+        "choices": [choice("4", True)],
+    }
+    # Short answer: each answer accepted, weighted 100 unless said.
+    assert parsed.quizzes[1]["questions"][1] == {
         "prompt": {"en": "Who is buried in Grant's tomb?"},
         "kind": "short_answer",
         "choices": [choice("Grant", True), choice("Ulysses S. Grant", True)],
     }
     # Missing-word multiple choice is single choice, the blank where the answers were.
-    assert parsed.quizzes[1]["questions"][1:] == [
+    assert parsed.quizzes[1]["questions"][2:] == [
         {
             "prompt": {"en": "Grant is \\_\\_\\_\\_\\_ in Grant's tomb."},
             "choices": [choice("buried"), choice("entombed", True), choice("living")],
@@ -123,7 +128,6 @@ def test_every_construct_is_read_field_by_field():
 def test_kinds_this_site_lacks_are_refused_one_message_each_with_their_line():
     parsed = gift_parse(EVERY_CONSTRUCT, language="en")
     assert parsed.problems == [
-        ("line 42", "a numerical question: this site has no such question."),
         ("line 46", "a matching question: this site has no such question."),
         ("line 48", "an essay question: this site has no such question."),
         ("line 52", "a description without answers: this site has no such question."),
@@ -142,7 +146,7 @@ def test_a_target_quiz_takes_every_category():
     parsed = gift_parse(EVERY_CONSTRUCT, language="fr", quiz_slug="my-quiz")
     assert [quiz["slug"] for quiz in parsed.quizzes] == ["my-quiz"]
     quiz = parsed.quizzes[0]
-    assert len(quiz["questions"]) == 14
+    assert len(quiz["questions"]) == 15
     assert quiz["questions"][0]["prompt"] == {"fr": "Which port does HTTP use?"}
     # The texts Moodle's true/false lacks are the file's language.
     assert quiz["questions"][2]["choices"] == [
@@ -291,6 +295,9 @@ def test_moodle_documented_examples():
         "Q1",
         "Q2",
         "Q3",
+        "Q5",
+        "Q6",
+        "Q7",
         "",
         "Grants tomb",
         "",
@@ -316,7 +323,24 @@ def test_moodle_documented_examples():
         "kind": "short_answer",
         "choices": [choice("two", True), choice("2", True)],
     }
-    questions = questions[1:]
+    # Numerical: a value give or take its tolerance, a range as its middle give or take half
+    # of it, a weight below 100 % a near miss's credit.
+    assert questions[3] == {
+        "key": "Q5",
+        "prompt": {"en": "What is a number from 1 to 5?"},
+        "kind": "numerical",
+        "choices": [{**choice("3", True), "tolerance": "2"}],
+    }
+    assert questions[4]["choices"] == [{**choice("3", True), "tolerance": "2"}]
+    assert questions[5]["choices"] == [
+        choice("1822", True, "Correct! Full credit."),
+        {
+            **choice("1822", False, "He was born in 1822. Half credit for being close."),
+            "credit": "0.5",
+            "tolerance": "2",
+        },
+    ]
+    questions = questions[:2] + questions[6:]
     assert questions[2]["choices"] == [choice("Grant"), choice("Jefferson"), choice("no one", True)]
     assert questions[3]["choices"] == [
         choice("Grant", True),
@@ -337,17 +361,11 @@ def test_moodle_documented_examples():
     ]
     assert [place for place, _message in parsed.problems] == [
         "line 12 (“Q4”)",
-        "line 15 (“Q5”)",
-        "line 18 (“Q6”)",
-        "line 22 (“Q7”)",
         "line 28 (“Q8”)",
     ]
     # Types are told apart as Moodle's importer does, missing word or not.
     assert [message for _place, message in parsed.problems] == [
         "a matching question: this site has no such question.",
-        "a numerical question: this site has no such question.",
-        "a numerical question: this site has no such question.",
-        "a numerical question: this site has no such question.",
         "an essay question: this site has no such question.",
     ]
     # Missing word, as Moodle reads it: the blank where the answers were.

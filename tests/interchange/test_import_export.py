@@ -399,3 +399,94 @@ def test_import_errors_are_in_the_editors_language(editor_client, guide):
     page = response.content.decode()
     assert "Le fichier n’a pas été importé" in page
     assert "question 2: Marquez exactement un choix comme correct." in page
+
+
+def _units_quiz(**question) -> dict:
+    return {
+        "slug": "numbers",
+        "title": "Numbers",
+        "questions": [
+            {
+                "kind": "numerical",
+                "prompt": "How much memory do the gradients take?",
+                "units": [{"name": "MB"}, {"name": "GB", "multiplier": "0.0009765625"}],
+                "units_required": True,
+                "choices": [
+                    {"text": "1024", "correct": True, "tolerance": "1%"},
+                    {"text": "512", "tolerance": "0.5", "feedback": "Half of it."},
+                ],
+            }
+            | question
+        ],
+    }
+
+
+def test_a_numerical_question_s_units_and_relative_tolerance_round_trip(guide):
+    quiz = quiz_import(data=_units_quiz())
+    question = quiz.questions.get()
+    assert question.units_required and not question.units_left
+    assert [(u.position, u.name, u.multiplier) for u in question.units.all()] == [
+        (1, "MB", Decimal(1)),
+        (2, "GB", Decimal("0.0009765625")),
+    ]
+    assert [(c.tolerance, c.relative_tolerance) for c in question.choices.all()] == [
+        (Decimal(1), True),
+        (Decimal("0.5"), False),
+    ]
+    exported = quiz_export(quiz=quiz)
+    item = exported["questions"][0]
+    assert item["units"] == [{"name": "MB"}, {"name": "GB", "multiplier": "0.0009765625"}]
+    assert item["units_required"] is True and "units_left" not in item
+    assert [c.get("tolerance") for c in item["choices"]] == ["1%", "0.5"]
+    Quiz.objects.all().delete()
+    quiz_import(data=quiz_file_read(content=quiz_file_dump(exported).encode()))
+    assert quiz_export(quiz=Quiz.objects.get()) == exported
+
+
+def test_an_import_that_changes_only_the_units_writes_them_anew(guide):
+    quiz = quiz_import(data=_units_quiz())
+    units = [{"name": "kB", "multiplier": 1024}, {"name": "MB"}]
+    quiz_import(data=_units_quiz(units=units, units_left=True))
+    question = quiz.questions.get()
+    assert [(u.name, u.multiplier) for u in question.units.all()] == [
+        ("kB", Decimal(1024)),
+        ("MB", Decimal(1)),
+    ]
+    assert question.units_left
+    quiz_import(data=_units_quiz(units=[]))
+    assert not question.units.exists()
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        ({"units": [{"name": "MB", "multiplier": 0}]}, "its multiplier must be a number above 0"),
+        ({"units": [{"name": "MB", "multiplier": -2}]}, "its multiplier must be a number above 0"),
+        ({"units": [{"name": "MB", "multiplier": "NaN"}]}, "multiplier must be a number"),
+        ({"units": [{"name": "MB", "multiplier": "1e999"}]}, "its multiplier has too many digits"),
+        ({"units": [{"name": "MB", "multiplier": "1e-16"}]}, "its multiplier has too many digits"),
+        ({"units": [{"name": "M" * 10_000}]}, "its name is too long: 30 characters at most"),
+        ({"units": [{"name": 5}]}, "write its name"),
+        ({"units": [{"name": "MB", "size": 1}]}, "unknown fields: size"),
+        ({"units": "MB"}, "units must be a list"),
+        ({"units": [{"name": f"u{n}"} for n in range(1_000)]}, "too many units: 50 at most"),
+        ({"units_required": "yes"}, "units_required must be true / false"),
+        ({"kind": "single", "units": [{"name": "MB"}]}, "units are for numerical questions"),
+        ({"choices": [{"text": "1", "correct": True, "tolerance": "x%"}]}, "tolerance must be"),
+        ({"choices": [{"text": "1", "correct": True, "tolerance": "-1%"}]}, "0 or more"),
+    ],
+)
+def test_bad_units_are_refused_and_change_nothing(guide, question, says):
+    with pytest.raises(QuizFileError) as refused:
+        quiz_import(data=_units_quiz(**question))
+    assert says in str(refused.value.errors)
+    assert not Quiz.objects.filter(slug="numbers").exists()
+
+
+def test_a_file_without_units_leaves_a_question_s_units_as_they_are(guide):
+    """GIFT has no units: its import, as a quiz file without `units`, keeps them."""
+    quiz = quiz_import(data=_units_quiz())
+    data = _units_quiz()
+    del data["questions"][0]["units"]
+    quiz_import(data=data)
+    assert [unit.name for unit in quiz.questions.get().units.all()] == ["MB", "GB"]

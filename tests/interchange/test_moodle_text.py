@@ -281,6 +281,14 @@ def test_moodles_own_gift_fixture_reads_as_clean_text():
     assert not [
         text for text in texts if "\\" in text.replace(BLANK_MARKDOWN, "") or "[html]" in text
     ]
+    # Numerical, its "~" the feedback of any other number (Moodle's "*" answer).
+    questions = [question for quiz in parsed.quizzes for question in quiz["questions"]]
+    (numerical,) = [question for question in questions if question.get("key") == "Q5"]
+    assert numerical["kind"] == "numerical"
+    assert numerical["choices"] == [
+        {"text": {"en": "3"}, "correct": True, "tolerance": "2"},
+        {"text": {"en": "*"}, "correct": False, "feedback": {"en": "Completely wrong"}},
+    ]
     # Text after the answers (here `";`) makes a missing-word question, in Moodle too.
     (true_false,) = [
         question

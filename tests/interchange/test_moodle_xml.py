@@ -491,3 +491,60 @@ def test_a_short_answer_is_written_with_usecase_and_read_back_unchanged():
     assert b"<usecase>1</usecase>" in written and b'<answer fraction="80"' in written
     (read,) = moodle_xml_parse(written, language="en").quizzes[0]["questions"]
     assert read == question
+
+
+NUMERICAL_UNITS = Path(__file__).parent / "moodle_fixtures" / "numerical_units.xml"
+
+
+def test_moodles_numerical_questions_with_units_import_with_every_answer_and_unit():
+    parsed = moodle_xml_parse(NUMERICAL_UNITS.read_bytes(), language="en")
+    assert parsed.problems == []
+    metres, money, plain_number = parsed.quizzes[0]["questions"]
+    assert metres["kind"] == "numerical"
+    assert metres["units"] == [
+        {"name": "m", "multiplier": "1"},
+        {"name": "cm", "multiplier": "100"},
+    ]
+    assert metres["units_required"] is True and "units_left" not in metres
+    assert metres["choices"] == [
+        {"text": {"en": "1.25"}, "correct": True, "feedback": {"en": "Very good."}},
+        {
+            "text": {"en": "1.25"},
+            "correct": False,
+            "credit": "0.5",
+            "tolerance": "0.05",
+            "feedback": {"en": "Vaguely right."},
+        },
+        {"text": {"en": "*"}, "correct": False, "feedback": {"en": "Completely wrong."}},
+    ]
+    assert money["units"] == [{"name": "$", "multiplier": "1"}]
+    assert money["units_required"] is True and money["units_left"] is True
+    assert "units" not in plain_number
+    assert plain_number["choices"] == [
+        {
+            "text": {"en": "42"},
+            "correct": True,
+            "tolerance": "0.001",
+            "feedback": {"en": "Well done!"},
+        },
+        {
+            "text": {"en": "13"},
+            "correct": False,
+            "tolerance": "1",
+            "feedback": {"en": "What were you thinking?!"},
+        },
+        {"text": {"en": "*"}, "correct": False, "feedback": {"en": "Completely wrong."}},
+    ]
+    # The unit penalty is not kept: a number without its unit is refused, to be typed again.
+    unit_lost = "an answer without its unit is refused here"
+    assert [place for place, message in parsed.warnings if message.startswith(unit_lost)] == [
+        "question 1 (“Numerical with units”)",
+        "question 2 (“Add money”)",
+    ]
+
+
+def test_moodles_numerical_questions_with_units_come_back_from_their_export():
+    parsed = moodle_xml_parse(NUMERICAL_UNITS.read_bytes(), language="en")
+    again = moodle_xml_parse(moodle_xml_export(parsed.quizzes[0], language="en"), language="en")
+    assert again.problems == []
+    assert again.quizzes[0]["questions"] == parsed.quizzes[0]["questions"]

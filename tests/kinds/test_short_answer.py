@@ -74,6 +74,7 @@ def _question(*choices: tuple[dict, bool], **options) -> QuestionContent:
                 position=pk,
                 is_correct=correct,
                 tolerance=Decimal(0),
+                relative_tolerance=False,
                 credit=Decimal("0.5") if not correct else Decimal(0),
                 text=Text(tuple(texts.items())),
                 feedback=Text(()),

@@ -1,5 +1,7 @@
 """A numerical question as a learner answers it, in each language, and as answers regrade."""
 
+from decimal import Decimal
+
 import pytest
 
 from quizzes.learning.services import answers_regrade
@@ -14,6 +16,8 @@ from tests.factories import (
 )
 
 NBSP = "\u00a0"
+# As tests/learning/test_query_counts.py counts it: the only question's answer also scores.
+LAST_ANSWER_POST = 8
 
 
 @pytest.fixture
@@ -122,3 +126,76 @@ def test_regrading_matches_the_numbers_again_against_the_values_as_they_are(clie
     scores["1000"].refresh_from_db()
     assert scores["1000"].score == 1
     assert answers_regrade(questions=numbers.questions.all()).answers == 0  # Settled.
+
+
+@pytest.fixture
+def memory(numbers):
+    """The numerical question in MB, with GB (1/1024) too; 1,024 MB is right, give or take
+    1 %; 32 MB a known mistake."""
+    question = numbers.questions.get()
+    question.units.create(position=1, name="MB", multiplier=1)
+    question.units.create(position=2, name="GB", multiplier=Decimal("0.0009765625"))
+    question.choices.filter(position=1).update(tolerance=1, relative_tolerance=True)
+    return numbers
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed"),
+    [("en", "1 GB"), ("en", "1GB"), ("fr", "1 024 MB"), ("fr", "1,005 GB"), ("en", "1030")],
+)
+def test_a_number_with_a_unit_is_graded_in_the_base_unit(client, memory, lang, typed):
+    attempt = start(client, memory, lang)
+    assert answer_number(client, attempt, 1, typed, lang).status_code == 302
+    recorded = Answer.objects.get(attempt=attempt)
+    assert recorded.is_correct
+    page = client.get(question_url(attempt, 1, lang)).content.decode()
+    percent = "\u202f%" if lang == "fr" else f"{NBSP}%"
+    thousand = {"en": "1,024", "fr": f"1{NBSP}024"}[lang]
+    assert f"<span>{thousand}{NBSP}MB{NBSP}±{NBSP}1{percent}</span>" in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "says"),
+    [
+        (
+            "fr",
+            "1 Go",
+            "«\u00a0Go\u00a0» n’est pas une unité de cette réponse\u00a0: écrivez MB, GB.",
+        ),
+        ("en", "1 kg", "“kg” is not a unit of this answer: write MB, GB."),
+        ("en", "1 " + "B" * 10_000, "too long"),
+        ("en", "NaN GB", "is not a number"),
+        ("en", "1e999 GB", "too large or too small"),
+        ("en", "١ GB", "digits 0 to 9"),
+    ],
+)
+def test_a_unit_that_is_not_the_question_s_is_refused_and_records_nothing(
+    client, memory, lang, typed, says
+):
+    attempt = start(client, memory, lang)
+    response = answer_number(client, attempt, 1, typed, lang)
+    assert response.status_code == 400
+    assert says in response.content.decode()
+    assert not Answer.objects.exists()
+
+
+def test_a_required_unit_refuses_a_number_alone_with_a_message(client, memory):
+    memory.questions.update(units_required=True)
+    attempt = start(client, memory, "fr")
+    page = client.get(question_url(attempt, 1, "fr")).content.decode()
+    assert f"Votre réponse (un nombre et son unité{NBSP}: MB, GB)" in page
+    response = answer_number(client, attempt, 1, "1024", "fr")
+    assert response.status_code == 400
+    assert f"Donnez aussi l’unité{NBSP}: MB, GB." in response.content.decode()
+    assert not Answer.objects.exists()
+    assert answer_number(client, attempt, 1, "1 GB", "fr").status_code == 302
+    assert Answer.objects.get().response == "1024"
+
+
+def test_an_answer_with_a_unit_costs_what_a_number_alone_costs(
+    client, memory, django_assert_num_queries
+):
+    for typed in ("1024", "1 GB", "1 kg"):
+        attempt = start(client, memory, start_over=True)
+        with django_assert_num_queries(LAST_ANSWER_POST if typed != "1 kg" else 1):
+            answer_number(client, attempt, 1, typed)

@@ -239,7 +239,13 @@ EDITOR_PAGES = {  # The change pages have the add pages' fields, and their saved
 }
 EDITOR_FIELDS = {
     "quiz": {"slug", "title_en", "title_fr", "pass_mark", "guide_paths", "questions-0-position"},
-    "question": {"prompt_en", "kind", "choices-0-text_fr", "choices-TOTAL_FORMS"},
+    "question": {
+        "prompt_en",
+        "kind",
+        "choices-0-text_fr",
+        "choices-TOTAL_FORMS",
+        "units-TOTAL_FORMS",
+    },
     "guide path": {"slug", "title_fr", "url"},
     "quiz list": {"q", "action", "_selected_action"},
 }

@@ -4,9 +4,10 @@ tolerances written as the editor's language writes numbers, and what is wrong wi
 from decimal import Decimal
 
 import pytest
+from django.utils.html import escape
 
 from quizzes.models import Choice
-from tests.factories import choice_row, make_quiz, question_form
+from tests.factories import choice_row, inline_data, make_quiz, question_form
 
 
 @pytest.fixture
@@ -77,3 +78,61 @@ def test_bad_values_are_refused_and_change_nothing(editor_client, question, rows
     assert response.status_code == 200
     assert says in response.content.decode()
     assert not Choice.objects.filter(question=question).exists()
+
+
+def _post_units(editor_client, question, rows, units, lang="en", **fields):
+    data = question_form(question, rows, kind="numerical", **fields) | inline_data("units", units)
+    return editor_client.post(
+        f"/admin/quizzes/question/{question.pk}/change/", data, HTTP_ACCEPT_LANGUAGE=lang
+    )
+
+
+def test_units_and_a_relative_tolerance_are_saved(editor_client, question):
+    question.choices.all().delete()
+    rows = [
+        choice_row(1, "1024", "1 024", correct=True, tolerance="1", relative_tolerance="on"),
+        choice_row(2, "1000", "1 000", tolerance="0,5"),
+    ]
+    units = [
+        {"position": 1, "name": "MB", "multiplier": "1"},
+        {"position": 2, "name": "GB", "multiplier": "0,0009765625"},
+    ]
+    response = _post_units(editor_client, question, rows, units, lang="fr", units_required="on")
+    assert response.status_code == 302, response.context["errors"]
+    question.refresh_from_db()
+    assert question.units_required and not question.units_left
+    assert [(u.name, u.multiplier) for u in question.units.all()] == [
+        ("MB", Decimal(1)),
+        ("GB", Decimal("0.0009765625")),
+    ]
+    saved = [(c.tolerance, c.relative_tolerance) for c in question.choices.all()]
+    assert saved == [(Decimal(1), True), (Decimal("0.5"), False)]
+    url = f"/admin/quizzes/question/{question.pk}/change/"
+    page = editor_client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'name="units-1-multiplier"' in page and "0,0009765625" in page
+
+
+@pytest.mark.parametrize(
+    ("units", "says"),
+    [
+        ([{"name": "MB", "multiplier": "0"}], "A unit's multiplier is above 0."),
+        ([{"name": "MB", "multiplier": "-1"}], "A unit's multiplier is above 0."),
+        ([{"name": "MB", "multiplier": "NaN"}], "Enter a number."),
+        ([{"name": "MB", "multiplier": "1e999"}], "Ensure that there are no more than"),
+        ([{"name": "MB", "multiplier": "2"}], "one unit, the values' unit, has the multiplier 1."),
+        ([{"name": "2MB", "multiplier": "1"}], "start it with a letter."),
+        ([{"name": "M" * 10_000, "multiplier": "1"}], "Ensure this value has at most 30"),
+        (
+            [{"name": "MB", "multiplier": "1"}, {"name": "MB", "multiplier": "0.001"}],
+            "Please correct the duplicate data for name.",
+        ),
+    ],
+)
+def test_bad_units_are_refused_and_change_nothing(editor_client, question, units, says):
+    question.choices.all().delete()
+    rows = [choice_row(1, "1024", "", correct=True)]
+    units = [unit | {"position": n} for n, unit in enumerate(units, 1)]
+    response = _post_units(editor_client, question, rows, units)
+    assert response.status_code == 200
+    assert escape(says) in response.content.decode(), response.context["errors"]
+    assert not question.units.exists() and not question.choices.exists()

@@ -134,6 +134,7 @@ def test_changing_the_correct_choice_keeps_grades_until_regraded(editor_client, 
     choices = list(question.choices.all())
     data = {"quiz": quiz.pk, "position": 1, "kind": "single", "prompt_en": question.prompt_en}
     data |= {"choices-TOTAL_FORMS": len(choices), "choices-INITIAL_FORMS": len(choices)}
+    data |= {"units-TOTAL_FORMS": 0, "units-INITIAL_FORMS": 0}
     for n, choice in enumerate(choices):
         data |= {
             f"choices-{n}-id": choice.pk,

@@ -219,7 +219,9 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
     """Record the posted answer and show its feedback (POST/redirect/GET; for the page's
     script, the feedback and what follows it in one response), or say why not."""
     choices = found.choices_of(step.question)
-    form = AnswerForm(request.POST, choices=choices, kind=step.question.type)
+    form = AnswerForm(
+        request.POST, choices=choices, kind=step.question.type, question=step.question
+    )
     if form.is_valid():  # The service tells whether it is this question's turn.
         picks, response = form.cleaned_data["choices"], form.cleaned_data["response"]
         try:
