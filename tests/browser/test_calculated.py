@@ -12,7 +12,7 @@ from tests.browser.helpers import axe_violations, sign_in_to_admin, t
 from tests.factories import question_url, variant_of
 
 SLUG = "gradient-accumulation-quiz"
-NUMBER = 9  # The demo quiz's calculated question, its last.
+NUMBER = 10  # The demo quiz's calculated question, its last.
 NBSP = "\u00a0"
 PROMPT = {
     "en": "With data parallelism over {workers} workers, each processing a local microbatch of",

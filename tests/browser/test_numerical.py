@@ -2,9 +2,13 @@
 languages, with the script at 320 px and without it; valid HTML at each step, and no
 axe-core violation with the script."""
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
+from quizzes.interchange.importing import quiz_import
+from quizzes.interchange.quizfile import quiz_file_read
 from quizzes.models import Answer
 from tests.browser.helpers import axe_violations, t
 from tests.factories import question_url
@@ -108,8 +112,8 @@ def test_the_numerical_question_refused_then_typed_wrong(
     assert (recorded.response, recorded.is_correct) == ("32", False)
 
 
-UNITS_SLUG = "data-parallelism-quiz"
-UNITS_NUMBER = 9  # Its numerical question, in MB (GB, Mo and Go too): 1,400 MB ± 14 MB.
+UNITS_QUIZ = Path(__file__).with_name("units_quiz.yaml")
+UNITS_NUMBER = 1  # Its numerical question, in MB (GB, Mo and Go too): 1,400 MB ± 14 MB.
 TYPED = {"en": "1.4 GB", "fr": "1,4 Go"}
 ACCEPTED = {
     "en": "1,400\u00a0MB\u00a0±\u00a014\u00a0MB",
@@ -131,7 +135,8 @@ def test_a_number_with_its_unit_typed_after_a_unit_refused(
     page, browser_attempt, nu_checker, lang, request
 ):
     scripted = "no-script" not in request.node.callspec.id
-    attempt = browser_attempt(answered=UNITS_NUMBER - 1, lang=lang, slug=UNITS_SLUG)
+    quiz = quiz_import(data=quiz_file_read(content=UNITS_QUIZ.read_bytes()))
+    attempt = browser_attempt(answered=UNITS_NUMBER - 1, lang=lang, slug=quiz.slug)
     response = page.goto(question_url(attempt, UNITS_NUMBER, lang))
     label = t(
         lang, "Your answer (a number, with or without its unit: %(units)s)", units="MB, GB, Mo, Go"
