@@ -145,7 +145,11 @@ def test_the_preview_shows_several_variants_with_each_formula_s_value(editor_cli
     ("typed", "says"),
     [
         ("[" * 100_000 + "]" * 100_000, "The variables are 10000 characters at most."),
-        ("[" * 4_000 + "]" * 4_000, "Enter a valid JSON."),  # Too deep for json.loads.
+        # Too deep for json.loads before Python 3.12; read, and not a variable, after.
+        (
+            "[" * 4_000 + "]" * 4_000,
+            ("Enter a valid JSON.", "variable 1: write it as a name with min and max"),
+        ),
         ("[{", "Enter a valid JSON."),
         ("1" + "0" * 5000, "Enter a valid JSON."),  # Past Python's 4,300 digits of an int.
     ],
@@ -157,5 +161,6 @@ def test_variables_that_can_t_be_read_are_refused_and_previewed_as_none(
         data = question_form(question, RIGHT, kind="calculated", variables=typed, **preview)
         response = editor_client.post(f"/admin/quizzes/question/{question.pk}/change/", data)
         assert response.status_code == 200
-        assert says in response.content.decode()
+        page = response.content.decode()
+        assert any(said in page for said in ((says,) if isinstance(says, str) else says))
     assert Question.objects.get(pk=question.pk).kind == "single"
