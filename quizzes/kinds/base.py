@@ -42,10 +42,12 @@ from django.utils.functional import Promise
 @dataclass(frozen=True)
 class EditedChoice:
     """A choice as an editor left it, for `Kind.value_problems`: its text in each language
-    ({language: text}) and its tolerance (a Decimal, or None where none was given)."""
+    ({language: text}), its tolerance (a Decimal, or None where none was given) and its
+    right item in each language (a matching question's pair)."""
 
     texts: dict[str, str]
     tolerance: object = None
+    matches: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,7 @@ class Kind:
     keeps_choice_order = False
     shuffles_always = False
     by_picks = True  # An answer is its picks alone (Answer.response stays None).
+    texts_optional = False  # A choice may have no text (a matching question's distractor).
     # Answered by typing (a number, a text): its response is shown as it was given, and the
     # reports list its most frequent wrong ones.
     typed = False
