@@ -67,12 +67,12 @@ def pairs_problems(choices: list[EditedChoice]) -> list[str]:
         return [message % {"limit": MAX_CHOICES, "count": len(choices)}]
     problems = []
     if any(not (choice.matches.get(default) or "").strip() for choice in choices):
-        message = gettext("Every choice of a matching question needs a right item in %(language)s.")
+        message = gettext("Every choice of a matching question needs a right item (%(language)s).")
         problems.append(message % {"language": default})
     if any(has_text(c.texts) and not (c.texts.get(default) or "").strip() for c in choices):
         message = gettext(
-            "A left item of a matching question needs its text in %(language)s "
-            "(a choice with no text at all is a distractor)."
+            "A left item of a matching question needs its text (%(language)s); "
+            "a choice with no text at all is a distractor."
         )
         problems.append(message % {"language": default})
     if sum(has_text(choice.texts) for choice in choices) < 2:
@@ -99,6 +99,14 @@ def response_pairs(response: str | None) -> list[tuple[int, int]]:
             return []
         pairs.append((int(left), int(right)))
     return pairs
+
+
+def learner_pairs(question, response: str | None) -> list[tuple[object, object]]:
+    """The question's left items in order, each with the choice whose right item the learner
+    picked for it (`Answer.response`): None for none, or one the question no longer has."""
+    by_pk = {choice.pk: choice for choice in question.choices}
+    picked = dict(response_pairs(response))
+    return [(choice, by_pk.get(picked.get(choice.pk))) for choice in left_items(question.choices)]
 
 
 def score(question, pairs: list[tuple[int, int]]) -> float:

@@ -44,6 +44,7 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from quizzes.kinds.matching import Matching, learner_pairs
 from quizzes.kinds.numerical import number_text
 from quizzes.kinds.ordering import Ordering, response_ids
 from quizzes.markup.rendering import is_french
@@ -738,6 +739,9 @@ class ReviewedChoice:
     is_correct: bool
     picked: bool
     right_position: int | None = None  # An ordering's item: where it belongs.
+    # A matching question's left item: its own right item, and the one the learner picked.
+    match: ShownText | None = None
+    given: ShownText | None = None
 
 
 @dataclass(frozen=True)
@@ -771,7 +775,19 @@ def _reviewed_choices(
     question, shown: tuple, picked: set[int], response: str
 ) -> tuple[ReviewedChoice, ...]:
     """A question's choices as the attempt showed them; an answered ordering's items in the
-    learner's order, each with the position it belongs at."""
+    learner's order, each with the position it belongs at; a matching question's left items,
+    each with its right item and the learner's."""
+    if isinstance(question.type, Matching):
+        return tuple(
+            ReviewedChoice(
+                text=ShownText.of(left.text),
+                is_correct=given is not None and given.match == left.match,
+                picked=given is not None,
+                match=ShownText.of(left.match),
+                given=ShownText.of(given.match) if given is not None else None,
+            )
+            for left, given in learner_pairs(question, response)
+        )
     if not isinstance(question.type, Ordering):
         return tuple(
             ReviewedChoice(

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django import template
 
-from quizzes.kinds.matching import left_items, response_pairs, right_items
+from quizzes.kinds.matching import learner_pairs, left_items, right_items
 
 register = template.Library()
 
@@ -61,8 +61,5 @@ def match_rows(question, choices, checked) -> list[Row]:
 @register.filter
 def learner_matches(question, response) -> list[Matched]:
     """The question's left items in order, each with the right item the learner picked for
-    it (`Answer.response`); a pick of a choice the question no longer has is none."""
-    by_pk = {choice.pk: choice for choice in question.choices}
-    picked = dict(response_pairs(response))
-    lefts = left_items(question.choices)
-    return [Matched(choice, by_pk.get(picked.get(choice.pk))) for choice in lefts]
+    it (`Answer.response`)."""
+    return [Matched(left, given) for left, given in learner_pairs(question, response)]
