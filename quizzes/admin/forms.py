@@ -264,6 +264,7 @@ class ChoiceInlineFormSet(PositionsFormSet):
         name = build_localized_fieldname("text", settings.LANGUAGE_CODE)
         if self.instance.type.texts_optional and name in form.fields:
             form.fields[name].required = False
+            form.fields[name].empty_value = ""  # Kept as the other kinds' texts are: a text.
         return form
 
     def clean(self):
