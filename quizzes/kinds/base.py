@@ -7,7 +7,8 @@ A kind is one module with one `Kind` subclass, listed in the registry
 - how it is edited: `problems`, what is wrong with its choices as an editor left them
   (the admin, the quiz file and every import ask it);
   and `value_problems`, what is wrong with their values, for a kind whose choices are
-  values (numerical);
+  values (numerical) or pairs (matching); `texts_optional`, whether a choice may have no
+  text (a matching question's distractor);
 - how it is answered: `form_field`, the form field of the learner's page and its widget
   (`input_template`), `picked`, the picks in its cleaned value, and `response`, what else
   of it is stored (a number typed, as `Answer.response`); an answer is stored as its picks
