@@ -36,11 +36,11 @@ class Matched:
         return self.given is not None and self.given.match == self.choice.match
 
 
-@register.simple_tag
-def match_rows(question, choices, checked) -> list[Row]:
-    """The question's left items in order, each with a box of the distinct right items in
-    the attempt's order (`choices`, as shown): the one the learner posted selected (a
-    refused answer shown again)."""
+@register.filter
+def match_rows(choices, checked) -> list[Row]:
+    """The left items of these choices (as the attempt shows them) in their order, each
+    with a box of the distinct right items in the attempt's order: the one the learner
+    posted selected (a refused answer shown again)."""
     posted = {}
     for value in checked or ():
         left, _colon, right = str(value).partition(":")
@@ -54,7 +54,7 @@ def match_rows(question, choices, checked) -> list[Row]:
                 for right in rights
             ),
         )
-        for choice in left_items(question.choices)
+        for choice in left_items(sorted(choices, key=lambda choice: choice.position))
     ]
 
 
