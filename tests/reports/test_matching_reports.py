@@ -2,7 +2,10 @@
 item with the learner's right item and the right one, the report and the CSVs count its
 credit per pair."""
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from django.utils import translation
 
 from quizzes.learning.services import answer_record, attempt_start
@@ -49,3 +52,15 @@ def test_the_report_and_its_csvs_count_the_credit_per_pair(instructor_client, an
     assert row[header.index("Question 1 result")] == "partly right"
     assert row[header.index("Question 1 credit")] == "0.66667"
     assert instructor_client.get(url + "questions.csv").status_code == 200
+
+
+def test_seeded_attempts_answer_a_matching_question_by_its_pairs(db, guide):
+    quiz = make_quiz(slug="collectives", questions=3, guide=guide)
+    question = make_matching(quiz, 2)
+    call_command("seedattempts", quiz.slug, count=30, seed=7, stdout=StringIO())
+    answers = question.answers.all()
+    assert answers.exists() and not answers.filter(picks__isnull=False).exists()
+    content = next(kept for kept in content_of(quiz).questions if kept.pk == question.pk)
+    for answer in answers:
+        assert question.type.accepts(content, frozenset(), answer.response)
+        assert question.type.grade(content, frozenset(), answer.response) == answer.is_correct
