@@ -355,3 +355,12 @@ def test_a_moodle_matching_question_that_makes_no_question_is_left_out(subquesti
     )
     parsed = moodle_xml_parse(content.encode(), language="en")
     assert [message for _place, message in parsed.problems] == [says]
+
+
+def test_a_new_right_item_in_the_file_updates_the_choice_on_import(db):
+    quiz = quiz_import(data=_file(QUESTION))
+    changed = {**QUESTION["choices"][1], "match": {"en": "From one to all", "fr": "D’un à tous"}}
+    choices = [QUESTION["choices"][0], changed, QUESTION["choices"][2]]
+    quiz_import(data=_file({**QUESTION, "choices": choices}))
+    saved = quiz.questions.get().choices.values_list("match_en", "match_fr")
+    assert list(saved)[1] == ("From one to all", "D’un à tous")
