@@ -1,7 +1,8 @@
 """A matching question in a real browser (a quiz of its own, matching_quiz.yaml): matched
 rightly and wrongly, in both languages, with the script at 320 px (its boxes reached and set
 from the keyboard) and without it (a left item left unmatched refused, the picks kept);
-valid HTML at each step, and no axe-core violation with the script."""
+valid HTML at each step, and no axe-core violation with the script. And the admin's change
+page of the question, its preview a disabled box per left item with its right item picked."""
 
 from pathlib import Path
 
@@ -11,7 +12,14 @@ from playwright.sync_api import Page, expect
 from quizzes.interchange.importing import quiz_import
 from quizzes.interchange.quizfile import quiz_file_read
 from quizzes.models import Answer, Choice
-from tests.browser.helpers import check_answer, checked, scripted, t
+from tests.browser.helpers import (
+    axe_violations,
+    check_answer,
+    checked,
+    scripted,
+    sign_in_to_admin,
+    t,
+)
 from tests.factories import question_url
 
 QUIZ = Path(__file__).with_name("matching_quiz.yaml")
@@ -94,3 +102,23 @@ def test_the_matching_question_left_unmatched_then_matched_wrongly(
     checked(page, nu_checker, html)
     recorded = Answer.objects.get(attempt=attempt)
     assert (recorded.is_correct, str(recorded.credit)) == (False, "0.33333")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_admin_previews_the_boxes_with_each_right_item_picked(page, demo, nu_checker, lang):
+    quiz = quiz_import(data=quiz_file_read(content=QUIZ.read_bytes()))
+    question = quiz.questions.get()
+    a, b, _c, distractor = question.choices.order_by("position")
+    sign_in_to_admin(page, lang)
+    response = page.goto(f"/admin/quizzes/question/{question.pk}/change/")
+    expect(page.locator(f"#id_choices-3-match_{lang}")).to_have_value(
+        distractor.match_fr if lang == "fr" else distractor.match_en
+    )
+    boxes = page.locator(".preview-language select")
+    expect(boxes).to_have_count(6)  # Three left items in each language: not the distractor.
+    box = page.get_by_label("Diffusion (broadcast)", exact=True)
+    expect(box).to_be_disabled()
+    expect(box.locator("option:checked")).to_have_text(b.match_fr)
+    expect(page.get_by_label(a.text_en, exact=True).first.locator("option")).to_have_count(5)
+    problems = {"Nu Html Checker": nu_checker.errors(response.text()), "axe": axe_violations(page)}
+    assert {what: found for what, found in problems.items() if found} == {}
