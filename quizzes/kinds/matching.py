@@ -85,6 +85,12 @@ def pairs_problems(choices: list[EditedChoice]) -> list[str]:
     return problems
 
 
+def _id(text: str) -> int | None:
+    """A choice id as posted or kept ("12"), or None for what is none (not ASCII digits, or
+    past any id a database gives: int() refuses a string of thousands of digits)."""
+    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 18 else None
+
+
 def response_pairs(response: str | None) -> list[tuple[int, int]]:
     """The (left id, right id) pairs a kept response holds; [] for none or a bad one."""
     if not response:
@@ -94,10 +100,11 @@ def response_pairs(response: str | None) -> list[tuple[int, int]]:
     if len(parts) > MAX_CHOICES:
         return []
     for part in parts:
-        left, _colon, right = part.partition(":")
-        if not all(id_.isdecimal() and id_.isascii() for id_ in (left, right)):
+        left_text, _colon, right_text = part.partition(":")
+        left, right = _id(left_text), _id(right_text)
+        if left is None or right is None:
             return []
-        pairs.append((int(left), int(right)))
+        pairs.append((left, right))
     return pairs
 
 
@@ -147,13 +154,11 @@ class MatchField(forms.Field):
         unmatched = False
         for posted in value:
             left, _colon, right = str(posted).partition(":")
-            if not (left.isdecimal() and left.isascii()) or int(left) in picks:
+            left_id, right_id = _id(left), _id(right)
+            if left_id is None or left_id in picks or (right and right_id not in self.rights):
                 raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-            if not right:
-                unmatched = True
-            elif not (right.isdecimal() and right.isascii()) or int(right) not in self.rights:
-                raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-            picks[int(left)] = int(right) if right else None
+            unmatched = unmatched or not right
+            picks[left_id] = right_id
         if sorted(picks) != sorted(self.lefts):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         if unmatched:

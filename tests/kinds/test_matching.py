@@ -65,6 +65,7 @@ def test_a_response_is_accepted_only_with_a_pick_for_each_left_item_in_order():
     assert not KIND.accepts(ANIMALS, frozenset(), "1:1,2:2,3:99")
     assert not KIND.accepts(ANIMALS, frozenset({1}), "1:1,2:2,3:3")
     assert response_pairs(",".join(["1:1"] * (MAX_CHOICES + 1))) == []
+    assert response_pairs("1:" + "9" * 5000) == []
 
 
 def _post(values: list[str]) -> QueryDict:

@@ -148,6 +148,8 @@ def _foreign(quiz) -> str:
         lambda a, b, c, other: [f"{a}:{a}", f"{b}:{b}", f"{c}:٣"],
         lambda a, b, c, other: [f"{a}:{a}", f"{b}:{b}", f"{c}:1e9"],
         lambda a, b, c, other: [f"{n}:{n}" for n in range(1000)],
+        lambda a, b, c, other: [f"{a}:{a}", f"{b}:{b}", f"{c}:{'9' * 5000}"],
+        lambda a, b, c, other: [f"{a}:{a}", f"{b}:{b}", f"{'9' * 5000}:{c}"],
     ],
     ids=[
         "none",
@@ -160,6 +162,8 @@ def _foreign(quiz) -> str:
         "arabic-indic-digit",
         "not-an-id",
         "a-thousand",
+        "a-right-id-of-5000-digits",
+        "a-left-id-of-5000-digits",
     ],
 )
 def test_what_is_not_a_pick_for_each_left_item_is_refused(client, collectives, posted):
