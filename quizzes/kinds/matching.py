@@ -285,5 +285,6 @@ def _read(choices: list[dict], language: str, fields: dict) -> Read:
 
 
 def _gift_escaped(text: str) -> str:
-    """A right item as GIFT writes it: its special characters escaped."""
-    return "".join(f"\\{char}" if char in "\\~=#{}:" else char for char in text)
+    """A right item as GIFT writes it: its special characters escaped, new lines as \\n."""
+    escaped = "".join(f"\\{char}" if char in "\\~=#{}:" else char for char in text)
+    return escaped.replace("\r", "").replace("\n", "\\n")

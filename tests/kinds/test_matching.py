@@ -249,7 +249,7 @@ def test_gift_writes_the_pairs_and_reads_them_back_with_their_escapes():
         "kind": "matching",
         "choices": [
             {"text": {"en": "a = b"}, "match": {"en": "equal: {x} ~ #1"}, "correct": False},
-            {"text": {"en": "*a*"}, "match": {"en": "emphasis"}, "correct": False},
+            {"text": {"en": "*a*"}, "match": {"en": "two\nlines"}, "correct": False},
             {"match": {"en": "nothing \\ at all"}, "correct": False},
         ],
     }
