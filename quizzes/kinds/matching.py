@@ -116,19 +116,15 @@ def learner_pairs(question, response: str | None) -> list[tuple[object, object]]
     return [(choice, by_pk.get(picked.get(choice.pk))) for choice in left_items(question.choices)]
 
 
-def score(question, pairs: list[tuple[int, int]]) -> float:
+def is_matched(left, given) -> bool:
+    """Whether the choice `given` (None: no pick) holds the right item of the left item."""
+    return given is not None and given.match == left.match
+
+
+def score(question, response: str | None) -> float:
     """The share of the question's left items whose picked right item is their own."""
-    lefts = left_items(question.choices)
-    if not lefts:
-        return 0.0
-    by_pk = {choice.pk: choice for choice in question.choices}
-    picked = dict(pairs)
-    right = sum(
-        1
-        for choice in lefts
-        if picked.get(choice.pk) in by_pk and by_pk[picked[choice.pk]].match == choice.match
-    )
-    return right / len(lefts)
+    pairs = learner_pairs(question, response)
+    return sum(is_matched(left, given) for left, given in pairs) / len(pairs) if pairs else 0.0
 
 
 class MatchField(forms.Field):
@@ -208,7 +204,7 @@ class Matching(Kind):
         )
 
     def grade(self, question, picked: frozenset[int], response: str | None = None) -> float:
-        return score(question, response_pairs(response))
+        return score(question, response)
 
     def gift_claims(self, answers: str) -> bool:
         return answers.lstrip().startswith("=") and _ARROW in answers and "~" not in answers

@@ -44,7 +44,7 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from quizzes.kinds.matching import Matching, learner_pairs
+from quizzes.kinds.matching import Matching, is_matched, learner_pairs
 from quizzes.kinds.numerical import number_text
 from quizzes.kinds.ordering import Ordering, response_ids
 from quizzes.markup.rendering import is_french
@@ -781,7 +781,7 @@ def _reviewed_choices(
         return tuple(
             ReviewedChoice(
                 text=ShownText.of(left.text),
-                is_correct=given is not None and given.match == left.match,
+                is_correct=is_matched(left, given),
                 picked=given is not None,
                 match=ShownText.of(left.match),
                 given=ShownText.of(given.match) if given is not None else None,

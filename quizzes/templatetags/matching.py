@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django import template
 
-from quizzes.kinds.matching import learner_pairs, left_items, right_items
+from quizzes.kinds.matching import is_matched, learner_pairs, left_items, right_items
 
 register = template.Library()
 
@@ -33,7 +33,7 @@ class Matched:
 
     @property
     def is_right(self) -> bool:
-        return self.given is not None and self.given.match == self.choice.match
+        return is_matched(self.choice, self.given)
 
 
 @register.filter
