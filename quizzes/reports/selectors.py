@@ -3,7 +3,9 @@
 Each function costs a fixed number of queries whatever the number of attempts:
 the database returns counts grouped by a handful of small keys (question,
 language, credit, total score), and Python folds those few hundred
-rows into the statistics. Item statistics follow Moodle's quiz statistics
+rows into the statistics. A calculated question's variants are the exception: drawn, not
+stored, they are worked out in Python from a row per answer (`_variants_add`), still in one
+query. Item statistics follow Moodle's quiz statistics
 report, on fractional scores: facility (the mean credit), discrimination index
 (100 × the Pearson correlation of the item's credit with the rest-of-test score,
 the attempt's score less that credit) and discriminative efficiency
