@@ -188,7 +188,7 @@ def reports(page: Page, browser_attempt, lang: str) -> Response:
 
 def quiz_report(page: Page, browser_attempt, lang: str) -> Response:
     """With a completed attempt whose short answer is a known mistake: the report lists it
-    among the most frequent wrong answers."""
+    among the most frequent wrong answers, and its calculated question's answer by variant."""
     attempt = browser_attempt(answered=TOTAL, lang=lang)
     mistake = Choice.objects.get(question__quiz=attempt.quiz, question__position=10, position=5)
     Answer.objects.filter(attempt=attempt, question__position=10).update(
@@ -197,6 +197,8 @@ def quiz_report(page: Page, browser_attempt, lang: str) -> Response:
     sign_in_as_instructor(page, lang)
     response = page.goto(f"/{lang}/reports/quizzes/data-parallelism-quiz/")
     expect(page.locator("#question-10 .wrong-responses")).to_contain_text("nn.DataParallel")
+    # The calculated question's answers by variant, the seeded attempts' too: ten of them.
+    expect(page.locator(f"#question-{TOTAL} table.variants tbody tr")).to_have_count(10)
     return response
 
 
