@@ -67,6 +67,7 @@ HARD_BELOW = 0.2
 DISCRIMINATION_BELOW = 20
 EFFICIENCY_BELOW = 15
 LANGUAGE_GAP_ABOVE = 0.2
+NBSP = "\u00a0"
 
 
 @dataclass(frozen=True)
@@ -584,10 +585,12 @@ def _variants_add(
 
 
 def _variant_values(values: tuple[tuple[str, Decimal], ...]) -> str:
-    """A variant's values as the active language writes them: "workers = 8, local batch = 32"."""
+    """A variant's values as the active language writes them: "workers = 8, local batch = 32",
+    each name, "=" and value kept on one line (no-break spaces)."""
     language = get_language()
     return ", ".join(
-        f"{name.replace('_', ' ')} = {calculated.shown(value, language)}" for name, value in values
+        f"{name.replace('_', NBSP)}{NBSP}={NBSP}{calculated.shown(value, language)}"
+        for name, value in values
     )
 
 

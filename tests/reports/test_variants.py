@@ -42,6 +42,13 @@ TYPED = {  # workers: (language, typed) for each of its attempts.
 }
 
 
+def _values(workers: int, batch: str = "1,024") -> str:
+    """A variant's values as the report shows them, each pair on one line."""
+    return (
+        f"workers{NBSP}={NBSP}{workers}, local{NBSP}batch{NBSP}={NBSP}{batch}, steps{NBSP}={NBSP}3"
+    )
+
+
 def _public_id_drawing(question: Question, workers: int) -> uuid.UUID:
     """A public id whose attempt draws this many workers for `question`."""
     variables, _problems = calculated.parse_variables(question.variables)
@@ -116,14 +123,14 @@ def _variants(quiz: Quiz, **filters) -> list[tuple]:
 def test_answers_are_grouped_by_variant_with_its_right_answer_and_facility(calc_quiz):
     assert _variants(calc_quiz) == [
         (
-            "workers = 2, local batch = 1,024, steps = 3",
+            _values(2),
             "6,144",
             3,
             0.33,
             [("2048", 2, {"en": 1, "fr": 1}, "workers * local_batch")],
         ),
         (
-            "workers = 4, local batch = 1,024, steps = 3",
+            _values(4),
             "12,288",
             3,
             0.67,
@@ -134,21 +141,30 @@ def test_answers_are_grouped_by_variant_with_its_right_answer_and_facility(calc_
     assert item.variants_answered == 2
     # The question's most frequent wrong answers (the CSV's) name their variant.
     assert [(w.shown, w.count) for w in item.wrong_responses] == [
-        ("2,048 (workers = 2, local batch = 1,024, steps = 3)", 2),
-        ("7 (workers = 4, local batch = 1,024, steps = 3)", 1),
+        (
+            f"2,048 ({_values(2)})",
+            2,
+        ),
+        (f"7 ({_values(4)})", 1),
     ]
 
 
 def test_the_report_s_filters_apply_to_the_variants(calc_quiz):
     assert _variants(calc_quiz, language="fr") == [
         (
-            "workers = 2, local batch = 1,024, steps = 3",
+            _values(2),
             "6,144",
             1,
             0.0,
             [("2048", 1, {"fr": 1}, "workers * local_batch")],
         ),
-        ("workers = 4, local batch = 1,024, steps = 3", "12,288", 1, 1.0, []),
+        (
+            _values(4),
+            "12,288",
+            1,
+            1.0,
+            [],
+        ),
     ]
 
 
@@ -163,7 +179,9 @@ def test_the_variants_listed_are_those_with_the_most_wrong_answers(db):
     _take(quiz, workers=1, lang="en", typed=["1"])  # … that of 1 once wrong and once right.
     (item,) = reports.item_analysis(quiz, reports.ReportFilter(first_only=False)).questions
     assert item.variants_answered == 12
-    assert [v.values for v in item.variants] == [f"workers = {n}" for n in range(12, 2, -1)]
+    assert [v.values for v in item.variants] == [
+        f"workers{NBSP}={NBSP}{n}" for n in range(12, 2, -1)
+    ]
     assert [v.right for v in item.variants] == [str(n) for n in range(12, 2, -1)]
     assert {v.facility for v in item.variants} == {0.0}
 
@@ -173,7 +191,7 @@ def test_the_page_shows_the_variants_as_each_language_writes_numbers(client, cal
     page = client.get(URL.format(lang="fr")).content.decode()
     caption = "Réponses par variante en Q1, les valeurs tirées par chaque tentative"
     assert f"{caption} (2 variantes rencontrées)" in page
-    assert f'<th scope="row">workers = 2, local batch = 1{NBSP}024, steps = 3</th>' in page
+    assert f'<th scope="row">{_values(2, f"1{NBSP}024")}</th>' in page
     assert f'<td class="number">6{NBSP}144</td>' in page
     assert f"<span>2{NBSP}048</span> (2 réponses)" in page
     assert f"correspond à «{NBSP}workers * local_batch{NBSP}»" in page
@@ -191,7 +209,7 @@ def test_the_questions_csv_names_each_wrong_answer_s_variant(client, calc_quiz):
     header, first = rows
     start = header.index("Wrong answer 1")
     assert first[start : start + 4] == [
-        "2,048 (workers = 2, local batch = 1,024, steps = 3)",
+        f"2,048 ({_values(2)})",
         "2",
         "1",
         "1",
