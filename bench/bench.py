@@ -39,6 +39,7 @@ PATHS = {"js": "with JavaScript", "nojs": "without JavaScript"}
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 CHOICE = re.compile(r'name="choice" value="(\d+)"')
 TYPED = 'id="text-answer"'  # A short-answer question's input: its answer is typed.
+NUMBER = 'id="number-answer"'  # A numerical or calculated question's: a number is typed.
 # An ordering question's position boxes, each item at the place it is shown in.
 ORDER = re.compile(r'<option value="(\d+:\d+)" selected>')
 ATTEMPT = re.compile(r"/attempts/([0-9a-f-]{36})/questions/(\d+)/$")
@@ -47,13 +48,15 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 def answer_value(page: str) -> str | list[str] | None:
     """What a learner posts as the answer of a question page: its first choice, its items'
-    positions as shown, or a typed answer; None for a page that takes no answer (its
-    feedback)."""
+    positions as shown, or a typed answer (a text, a number); None for a page that takes no
+    answer (its feedback)."""
     if order := ORDER.findall(page):
         return order
     choice = CHOICE.search(page)
     if choice is not None:
         return choice.group(1)
+    if NUMBER in page:
+        return "1024"
     return "DistributedDataParallel" if TYPED in page else None
 
 

@@ -211,10 +211,12 @@ def make_calculated(quiz: Quiz, number: int) -> Question:
 
 
 def variant_of(attempt: Attempt, question: Question) -> dict:
-    """The values `attempt` draws for calculated `question`, and its right answer."""
+    """The values `attempt` draws for calculated `question`, and its right answer (its right
+    formula's value)."""
     variables, _problems = calculated.parse_variables(question.variables)
     values = calculated.draw(variables, calculated.seed_of(attempt.public_id, question.pk))
-    return {**values, "answer": values["workers"] * values["local_batch"] * values["steps"]}
+    formula = question.choices.get(is_correct=True).text_en
+    return {**values, "answer": calculated.evaluate(formula, values)}
 
 
 def answer_number(client, attempt: Attempt, number: int, text: str, lang: str = "en"):

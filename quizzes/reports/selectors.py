@@ -3,7 +3,9 @@
 Each function costs a fixed number of queries whatever the number of attempts:
 the database returns counts grouped by a handful of small keys (question,
 language, credit, total score), and Python folds those few hundred
-rows into the statistics. Item statistics follow Moodle's quiz statistics
+rows into the statistics. A calculated question's variants are the exception: drawn, not
+stored, they are worked out in Python from a row per answer (`_variants_add`), still in one
+query. Item statistics follow Moodle's quiz statistics
 report, on fractional scores: facility (the mean credit), discrimination index
 (100 × the Pearson correlation of the item's credit with the rest-of-test score,
 the attempt's score less that credit) and discriminative efficiency
@@ -13,7 +15,7 @@ the attempt's score less that credit) and discriminative efficiency
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
@@ -44,6 +46,7 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from quizzes.kinds import calculated
 from quizzes.kinds.matching import Matching, is_matched, learner_pairs
 from quizzes.kinds.numerical import number_text
 from quizzes.kinds.ordering import Ordering, response_ids
@@ -65,6 +68,7 @@ HARD_BELOW = 0.2
 DISCRIMINATION_BELOW = 20
 EFFICIENCY_BELOW = 15
 LANGUAGE_GAP_ABOVE = 0.2
+NBSP = "\u00a0"
 
 
 @dataclass(frozen=True)
@@ -338,6 +342,18 @@ class WrongResponse:
     matched: Choice | None  # The answer (a known mistake) it matched, if any.
 
 
+@dataclass(frozen=True)
+class VariantStats:
+    """A calculated question's variant, the values an attempt drew, as learners answered it:
+    so that an instructor sees which variants they get wrong."""
+
+    values: str  # As the page's language writes them: "workers = 8, local batch = 32".
+    right: str  # Its right answer, the right formula's value: "1,024".
+    count: int  # Its answers.
+    facility: float  # Their mean credit.
+    wrong: tuple[WrongResponse, ...]  # Its most frequent wrong answers.
+
+
 @dataclass
 class QuestionStats:
     question: Question
@@ -346,9 +362,15 @@ class QuestionStats:
     choices: list[ChoiceStats]
     flags: list[str] = field(default_factory=list)
     wrong_responses: list[WrongResponse] = field(default_factory=list)
+    # A calculated question's variants, those with the most wrong answers first, at most
+    # VARIANTS_SHOWN; `variants_answered` counts them all.
+    variants: list[VariantStats] = field(default_factory=list)
+    variants_answered: int = 0
 
 
 WRONG_RESPONSES_SHOWN = 5  # The most frequent wrong answers listed per question.
+VARIANTS_SHOWN = 10  # A calculated question's variants listed, and their wrong answers each:
+WRONG_IN_VARIANT_SHOWN = 3
 
 
 @dataclass(frozen=True)
@@ -361,7 +383,8 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
     """Three queries: questions, their choices, and answers grouped by (question, choice,
     credit, language, score), one scan for both the item statistics and the
     choice counts; one more for a quiz with questions answered by typing (numerical, short
-    answer): their most frequent wrong responses (`_wrong_responses_add`).
+    answer): their most frequent wrong responses (`_wrong_responses_add`); one more for a
+    quiz with calculated questions: their answers by variant (`_variants_add`).
 
     Questions and choices are model instances so their translated text falls
     back like everywhere else on the site.
@@ -408,9 +431,16 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
         )
         stats.flags = question_flags(stats, dict(languages))
         result.append(stats)
-    typed = [stats for stats in result if stats.question.type.typed]
+    typed = [
+        stats
+        for stats in result
+        if stats.question.type.typed and not stats.question.type.has_variables
+    ]
     if typed:
         _wrong_responses_add(typed, quiz, report_filter, languages)
+    drawn_per_attempt = [stats for stats in result if stats.question.type.has_variables]
+    if drawn_per_attempt:
+        _variants_add(drawn_per_attempt, quiz, report_filter, languages)
     return ItemAnalysis(questions=result, languages=languages)
 
 
@@ -462,6 +492,120 @@ def _wrong_responses_add(
                 matched=choices.get(row["matched"]),
             )
         )
+
+
+@dataclass
+class _Variant:
+    """What `_variants_add` counts of one variant: answers, credits, wrong responses."""
+
+    count: int = 0
+    credit: Decimal = Decimal(0)
+    wrong: dict = field(default_factory=dict)  # (response, choice id): {language: count}
+
+
+def _variants_add(
+    items: list[QuestionStats],
+    quiz: Quiz,
+    report_filter: ReportFilter,
+    languages: list[tuple[str, str]],
+) -> None:
+    """The answers of these calculated questions grouped by the variant each attempt drew,
+    with each variant's right answer, facility and most frequent wrong answers; and as the
+    questions' most frequent wrong answers, the most frequent (variant, response) pairs.
+
+    One query for all of them. A variant is drawn from the attempt's public id, not stored,
+    so the database can't group by it: the query returns one small row per answer to these
+    questions and Python draws and folds them (a few microseconds a row)."""
+    by_pk = {item.question.pk: item for item in items}
+    rows = (
+        _completed_answers(quiz, report_filter)
+        .filter(question__in=list(by_pk))
+        .values_list(
+            "question_id",
+            "attempt__public_id",
+            "attempt__language",
+            "credit",
+            "is_correct",
+            "response",
+            "choice_id",
+        )
+        .order_by()
+    )
+    found: dict[int, dict[tuple, _Variant]] = defaultdict(lambda: defaultdict(_Variant))
+    variables = {
+        pk: calculated.parse_variables(item.question.variables)[0] for pk, item in by_pk.items()
+    }
+    for question_id, public_id, language, credit, is_correct, response, matched in rows:
+        values = calculated.draw(variables[question_id], calculated.seed_of(public_id, question_id))
+        variant = found[question_id][tuple(values.items())]
+        variant.count += 1
+        variant.credit += credit
+        if not is_correct and response:
+            counts = variant.wrong.setdefault((response, matched), defaultdict(int))
+            counts[language] += 1
+    for question_id, variants in found.items():
+        item = by_pk[question_id]
+        choices = {choice.pk: choice for choice in item.question.choices.all()}
+        right = next((choice for choice in choices.values() if choice.is_correct), None)
+        listed = []
+        for values, variant in variants.items():
+            wrong = sorted(
+                (
+                    WrongResponse(
+                        response=response,
+                        shown=item.question.type.shown_response(response),
+                        count=sum(counts.values()),
+                        by_language=tuple((code, counts[code]) for code, _name in languages),
+                        matched=choices.get(matched),
+                    )
+                    for (response, matched), counts in variant.wrong.items()
+                ),
+                key=lambda wrong: (-wrong.count, wrong.response),
+            )
+            listed.append(
+                VariantStats(
+                    values=_variant_values(values),
+                    right=_right_value(right, dict(values)),
+                    count=variant.count,
+                    facility=float(variant.credit / variant.count),
+                    wrong=tuple(wrong),
+                )
+            )
+        listed.sort(key=lambda v: (-sum(w.count for w in v.wrong), -v.count, v.values))
+        item.variants = [
+            replace(variant, wrong=variant.wrong[:WRONG_IN_VARIANT_SHOWN])
+            for variant in listed[:VARIANTS_SHOWN]
+        ]
+        item.variants_answered = len(listed)
+        pairs = [(wrong, variant) for variant in listed for wrong in variant.wrong]
+        pairs.sort(key=lambda pair: (-pair[0].count, pair[0].response, pair[1].values))
+        item.wrong_responses = [
+            replace(wrong, shown=f"{wrong.shown} ({variant.values})")
+            for wrong, variant in pairs[:WRONG_RESPONSES_SHOWN]
+        ]
+
+
+def _variant_values(values: tuple[tuple[str, Decimal], ...]) -> str:
+    """A variant's values as the active language writes them: "workers = 8, local batch = 32",
+    each name, "=" and value kept on one line (no-break spaces)."""
+    language = get_language()
+    return ", ".join(
+        f"{name.replace('_', NBSP)}{NBSP}={NBSP}{calculated.shown(value, language)}"
+        for name, value in values
+    )
+
+
+def _right_value(right: Choice | None, values: dict[str, Decimal]) -> str:
+    """The right formula's value for a variant, as the active language writes it; "–" for a
+    question without one, or whose formula fails on it (its checks let none through)."""
+    if right is None:
+        return "–"
+    try:
+        texts = {code: getattr(right, f"text_{code}") or "" for code, _name in settings.LANGUAGES}
+        value = calculated.evaluate(calculated.formula_of(texts), values)
+    except calculated.FormulaError:
+        return "–"
+    return number_text(value)
 
 
 def _multiple_picks(quiz: Quiz, report_filter: ReportFilter) -> QuerySet:

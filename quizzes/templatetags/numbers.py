@@ -22,15 +22,17 @@ def number(value, question=None) -> str:
 
 @register.filter
 def value_of(choice, question=None) -> str:
-    """A numerical question's choice as the page's language writes it: "1,024 ± 0",
-    "1,024 MB ± 1 MB", "1,024 ± 1 %"."""
+    """A numerical question's choice as the page's language writes it: "1,024" (exactly),
+    "1,024 MB ± 1 MB", "1,024 ± 1%" (French: "1 024 ± 1 %")."""
     if is_any(choice):
         return gettext("any number")
     value = choice_value(choice)
     if value is None:
         return str(choice.text)
+    if not choice.tolerance:  # Exactly this value: "± 0" would say nothing more.
+        return _with_unit(number_text(value), question)
     if choice.relative_tolerance:
-        tolerance = gettext("%(number)s %%") % {"number": number_text(choice.tolerance)}
+        tolerance = gettext("%(number)s%%") % {"number": number_text(choice.tolerance)}
     else:
         tolerance = _with_unit(number_text(choice.tolerance), question)
     return f"{_with_unit(number_text(value), question)}\u00a0±\u00a0{tolerance}"

@@ -20,6 +20,7 @@ from quizzes.kinds.numerical import choice_value, plain
 from quizzes.learning.identity import LEARNER_COOKIE
 from quizzes.learning.services import answer_record, attempt_start
 from quizzes.models import Attempt, Quiz
+from quizzes.snapshots import drawn
 from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS, DEMO_QUIZ, NuChecker
 from tests.factories import content_of
 
@@ -86,6 +87,7 @@ def browser_attempt(context, live_server, demo):
         content = content_of(quiz)
         for number, question in enumerate(content.questions[:answered], 1):
             right = number % 2 == 1
+            question = drawn(question, attempt)  # A calculated one's choices: its values.
             if question.kind == "ordering":  # In order, or its first two items swapped.
                 items = [choice.pk for choice in question.choices]
                 order = items if right else [*items[1::-1], *items[2:]]

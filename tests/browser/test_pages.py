@@ -14,6 +14,7 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Page, Response, expect
 
 from guides.models import GuidePath
+from quizzes.kinds.numerical import plain
 from quizzes.models import Answer, Attempt, Choice
 from tests.browser.helpers import (
     LANGUAGES,
@@ -25,7 +26,9 @@ from tests.browser.helpers import (
     sign_in_as_instructor,
     t,
 )
-from tests.factories import make_multiple, make_quiz, question_url, results_url
+from tests.factories import make_multiple, make_quiz, question_url, results_url, variant_of
+
+TOTAL = 12  # The demo quiz's questions: a short answer tenth, a calculated one last.
 
 
 def home(page: Page, browser_attempt, lang: str) -> Response:
@@ -84,8 +87,10 @@ def question_started_by_script(page: Page, browser_attempt, lang: str) -> Respon
 
 def results_by_script(page: Page, browser_attempt, lang: str) -> Response:
     """The results the page's script shows in place after the last answer's feedback."""
-    response = page.goto(question_url(browser_attempt(answered=9, lang=lang), 10, lang))
-    page.locator("#text-answer").fill("DDP")  # The last question is a short answer.
+    attempt = browser_attempt(answered=TOTAL - 1, lang=lang)
+    response = page.goto(question_url(attempt, TOTAL, lang))
+    last = attempt.quiz.questions.get(position=TOTAL)  # A calculated question: its variant's.
+    page.locator("#number-answer").fill(plain(variant_of(attempt, last)["answer"]))
     page.get_by_role("button", name=t(lang, "Check answer")).click()
     page.get_by_role("link", name=t(lang, "See your results")).click()
     expect(page.locator("#score")).to_be_visible()
@@ -131,7 +136,7 @@ def question_with_english_fallback(page: Page, browser_attempt, lang: str) -> Re
 
 
 def results(page: Page, browser_attempt, lang: str) -> Response:
-    return page.goto(results_url(browser_attempt(answered=10, lang=lang), lang))
+    return page.goto(results_url(browser_attempt(answered=TOTAL, lang=lang), lang))
 
 
 def not_found(page: Page, browser_attempt, lang: str) -> Response:
@@ -183,15 +188,17 @@ def reports(page: Page, browser_attempt, lang: str) -> Response:
 
 def quiz_report(page: Page, browser_attempt, lang: str) -> Response:
     """With a completed attempt whose short answer is a known mistake: the report lists it
-    among the most frequent wrong answers."""
-    attempt = browser_attempt(answered=10, lang=lang)
+    among the most frequent wrong answers, and its calculated question's answer by variant."""
+    attempt = browser_attempt(answered=TOTAL, lang=lang)
     mistake = Choice.objects.get(question__quiz=attempt.quiz, question__position=10, position=5)
     Answer.objects.filter(attempt=attempt, question__position=10).update(
         response="nn.DataParallel", is_correct=False, choice=mistake
     )
     sign_in_as_instructor(page, lang)
     response = page.goto(f"/{lang}/reports/quizzes/data-parallelism-quiz/")
-    expect(page.locator(".wrong-responses")).to_contain_text("nn.DataParallel")
+    expect(page.locator("#question-10 .wrong-responses")).to_contain_text("nn.DataParallel")
+    # The calculated question's answers by variant, the seeded attempts' too: ten of them.
+    expect(page.locator(f"#question-{TOTAL} table.variants tbody tr")).to_have_count(10)
     return response
 
 
@@ -203,7 +210,7 @@ def quiz_report_filtered(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def progress(page: Page, browser_attempt, lang: str) -> Response:
-    browser_attempt(answered=10, lang=lang)
+    browser_attempt(answered=TOTAL, lang=lang)
     return page.goto(f"/{lang}/progress/")
 
 
@@ -213,11 +220,11 @@ def progress_signed_in(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def results_mistakes_only(page: Page, browser_attempt, lang: str) -> Response:
-    return page.goto(results_url(browser_attempt(answered=10, lang=lang), lang) + "?mistakes=1")
+    return page.goto(results_url(browser_attempt(answered=TOTAL, lang=lang), lang) + "?mistakes=1")
 
 
 def _practise(page: Page, browser_attempt, lang: str) -> None:
-    page.goto(results_url(browser_attempt(answered=10, lang=lang), lang))
+    page.goto(results_url(browser_attempt(answered=TOTAL, lang=lang), lang))
     with page.expect_navigation():
         page.locator("form[action$='/practice/'] button").click()
 
@@ -229,9 +236,11 @@ def practice_question(page: Page, browser_attempt, lang: str) -> Response:
 
 def practice_results(page: Page, browser_attempt, lang: str) -> Response:
     _practise(page, browser_attempt, lang)
-    for _ in range(5):  # The even questions, the last one a short answer.
+    for _ in range(TOTAL // 2):  # The even questions: a short answer, a calculated one last.
         if page.locator("#text-answer").count():
             page.locator("#text-answer").fill("DDP")
+        elif page.locator("#number-answer").count():
+            page.locator("#number-answer").fill("1")
         else:
             page.locator(".choice input").first.check()
         with page.expect_navigation():
@@ -243,7 +252,7 @@ def practice_results(page: Page, browser_attempt, lang: str) -> Response:
 
 
 def nothing_to_practise(page: Page, browser_attempt, lang: str) -> Response:
-    attempt = browser_attempt(answered=10, lang=lang)
+    attempt = browser_attempt(answered=TOTAL, lang=lang)
     Answer.objects.filter(attempt=attempt).update(is_correct=True)
     page.goto(results_url(attempt, lang) + "?mistakes=1")
     with page.expect_navigation() as navigation:

@@ -132,7 +132,7 @@ def test_every_demo_question_fits_a_phone(page, demo, lang, signed_in):
     if signed_in:
         _sign_in(page, lang)
     measured = sum(_walk(page, quiz, lang) for quiz in Quiz.objects.order_by("slug"))
-    assert measured == 20  # Every demo question: the two demo quizzes' 10 and 10.
+    assert measured == 22  # Every demo question: the two demo quizzes' 12 and 10.
 
 
 @pytest.mark.parametrize("width", [375, 1280])

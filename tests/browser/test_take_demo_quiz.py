@@ -9,31 +9,43 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import Locator, Page, expect
 
+from quizzes.kinds.numerical import plain
 from quizzes.markup.rendering import render
 from quizzes.models import Attempt, Quiz
 from tests.browser.helpers import focus_is_visible, focused, screenshot, t
-from tests.factories import choice_of
+from tests.factories import choice_of, variant_of
 
 # The learner gets these questions wrong, and the ordering one (9), whose items are checked
-# as shown (never the right order): 8 / 10, which passes the 70 % mark.
+# as shown (never the right order): 10 / 12, which passes the 70 % mark.
 WRONG = {3}
 TYPED = "DistributedDataParallel"  # The answer typed to the demo's short-answer question.
+PLACEHOLDER = re.compile(r"\{[A-Za-z_]\w*\}")  # A calculated question's {workers}.
 
 
 def _shown(source: str, lang: str) -> re.Pattern:
     """A Markdown text as a page's text or accessible name shows it, whatever the spacing.
 
     Code shows without its backticks and a formula as its MathML, whose name spaces its
-    symbols ("B × W") where the text has none ("B×W"): only the characters must match.
+    symbols ("B × W") where the text has none ("B×W"): only the characters must match. A
+    calculated question's {workers} is whatever value the attempt drew.
     """
     text = html.unescape(re.sub(r"<[^>]+>", "", render(source, language=lang, inline=True).html))
-    return re.compile(r"\s*".join(re.escape(char) for char in text if not char.isspace()))
+    parts = [
+        r"\s*".join(re.escape(char) for char in part if not char.isspace())
+        for part in PLACEHOLDER.split(text)
+    ]
+    return re.compile(r"\s*.+?\s*".join(parts))
+
+
+def _drawn_answer(question) -> Callable[[], str]:
+    """The right answer of a calculated question, for the attempt under way (its variant)."""
+    return lambda: plain(variant_of(Attempt.objects.get(), question)["answer"])
 
 
 def _plan(quiz: Quiz, lang: str) -> list[tuple[re.Pattern, re.Pattern | str | None, bool]]:
     """(prompt, text of the choice to pick or the answer to type, is it right) for every
     question, as shown in `lang`; nothing to give for the ordering question, checked as
-    shown."""
+    shown; a number typed right (a calculated question's once the attempt has drawn it)."""
     plan = []
     with translation.override(lang):
         for number, question in enumerate(quiz.questions.order_by("position"), 1):
@@ -44,15 +56,24 @@ def _plan(quiz: Quiz, lang: str) -> list[tuple[re.Pattern, re.Pattern | str | No
             if question.kind == "short_answer":
                 plan.append((_shown(question.prompt, lang), TYPED, right))
                 continue
+            if question.kind == "numerical":
+                value = choice_of(quiz, number, correct=True).text_en  # As the file writes it.
+                plan.append((_shown(question.prompt, lang), value, True))
+                continue
+            if question.kind == "calculated":
+                plan.append((_shown(question.prompt, lang), _drawn_answer(question), True))
+                continue
             choice = choice_of(quiz, number, correct=right)
             plan.append((_shown(question.prompt, lang), _shown(choice.text, lang), right))
     return plan
 
 
-def _give(page: Page, answer: re.Pattern | str | None) -> None:
+def _give(page: Page, answer: re.Pattern | str | Callable | None) -> None:
     """Pick the choice by its label, or type the answer (nothing: an order as shown)."""
     if answer is None:
         return
+    if callable(answer):
+        answer = answer()
     if isinstance(answer, str):
         page.get_by_role("textbox").fill(answer)
     else:
@@ -102,15 +123,15 @@ def _expect_results(page: Page, lang: str) -> None:
     expect(page).to_have_url(re.compile(rf"/{lang}/attempts/[-0-9a-f]+/results/$"))
     heading = {"en": "Your results", "fr": "Vos résultats"}[lang]  # not t(): the catalogue too
     expect(page.get_by_role("heading", level=1)).to_have_text(heading)
-    expect(page.locator("#score")).to_contain_text("8 / 10")
+    expect(page.locator("#score")).to_contain_text("10 / 12")
     expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
 def _expect_recorded(quiz: Quiz, lang: str) -> None:
     attempt = Attempt.objects.get()
-    assert (attempt.quiz, attempt.language, attempt.score) == (quiz, lang, 8)
+    assert (attempt.quiz, attempt.language, attempt.score) == (quiz, lang, 10)
     assert attempt.is_finished
-    assert attempt.answers.count() == 10
+    assert attempt.answers.count() == 12
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -160,7 +181,7 @@ def test_switching_language_mid_attempt_keeps_the_attempt(page, demo):
         _answer_by_clicking(page, "en", number, english, lambda page: None)
     _expect_results(page, "en")
     attempt = Attempt.objects.get()
-    assert (attempt.answers.count(), attempt.score, attempt.language) == (10, 8, "en")
+    assert (attempt.answers.count(), attempt.score, attempt.language) == (12, 10, "en")
 
 
 def _tab_to(page: Page, target: Locator, limit: int = 40) -> None:
@@ -204,11 +225,12 @@ def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
         expect(page.get_by_role("heading", level=1)).to_have_text(heading)
         if choice_text is None:  # The ordering question, checked as shown.
             _tab_to(page, page.get_by_role("button", name="Check answer"))
-        elif isinstance(choice_text, str):  # Typed in the text box, labelled by the prompt.
+        elif isinstance(choice_text, str) or callable(choice_text):  # Typed in the text box,
+            typed = choice_text() if callable(choice_text) else choice_text  # by the prompt.
             box = page.get_by_role("group", name=prompt).get_by_role("textbox")
             _tab_to(page, box)
-            page.keyboard.type(choice_text)
-            expect(box).to_have_value(choice_text)
+            page.keyboard.type(typed)
+            expect(box).to_have_value(typed)
         else:
             radios = page.get_by_role("group", name=prompt).get_by_role("radio")
             _tab_to(page, radios.first)
@@ -314,7 +336,7 @@ def test_with_script_a_step_is_one_request_and_focus_follows(page, demo):
     ], loads
     answered = [url for url in loads if re.search(r"/questions/\d+/", url)]
     assert [url.rsplit("/questions/", 1)[1] for url in answered] == ["2/", "3/"], answered
-    assert len(posts) == 11, posts  # Start and the ten answers.
+    assert len(posts) == 13, posts  # Start and the twelve answers.
     # The results' forms work with the page's token: practise the questions missed.
     page.get_by_role("button", name="Practise the 2 questions I missed").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Question 1 of 2")

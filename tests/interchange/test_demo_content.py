@@ -5,6 +5,7 @@ from django.core.management import call_command
 from django.utils import translation
 
 from guides.models import GuidePath
+from quizzes.kinds import calculated
 from quizzes.markup.rendering import render
 from quizzes.models import Choice, ContentImage, Question, Quiz, translated_fields
 from quizzes.snapshots import text_problems
@@ -24,8 +25,9 @@ def test_demo_data_parallelism_quiz_is_complete_in_both_languages(db):
     assert quiz.level == "intermediate"
     assert list(quiz.guide_paths.values_list("slug", flat=True)) == ["data-parallelism"]
     questions = list(quiz.questions.prefetch_related("choices"))
-    assert len(questions) == 10
-    assert [question.kind for question in questions][-2:] == ["ordering", "short_answer"]
+    assert len(questions) == 12
+    kinds = ["ordering", "short_answer", "numerical", "calculated"]
+    assert [question.kind for question in questions][-4:] == kinds
     for question in questions:
         choices = list(question.choices.all())
         if question.kind == "short_answer":  # Accepted answers, then known mistakes.
@@ -35,6 +37,8 @@ def test_demo_data_parallelism_quiz_is_complete_in_both_languages(db):
         assert question.choice_problems() == []
         if question.kind not in ("ordering", "short_answer"):
             assert sum(choice.is_correct for choice in choices) == 1
+        if question.kind in ("numerical", "calculated"):  # Each known mistake explained.
+            assert all(c.feedback_en and c.feedback_fr for c in choices if not c.is_correct)
         for field in ("prompt_en", "prompt_fr", "explanation_en", "explanation_fr"):
             assert getattr(question, field), f"{question.position}: {field} is empty"
         for choice in choices:
@@ -69,6 +73,25 @@ def test_demo_gradient_accumulation_quiz_ends_with_a_calculated_question(db):
     for field in ("prompt_en", "prompt_fr", "explanation_en", "explanation_fr"):
         assert "{workers}" in getattr(calculated, field)
     assert all(choice.feedback_fr for choice in calculated.choices.all() if not choice.is_correct)
+
+
+def test_each_demo_quiz_has_a_numerical_an_ordering_and_a_calculated_question(db):
+    call_command("loaddemo")
+    for quiz in Quiz.objects.all():
+        kinds = set(quiz.questions.values_list("kind", flat=True))
+        assert {"numerical", "ordering", "calculated"} <= kinds, quiz.slug
+
+
+def test_demo_ring_all_reduce_question_draws_whole_megabytes(db):
+    """The data parallelism quiz's calculated question: 2 (W − 1) / W of the gradients, a
+    whole number of MB on every variant, so that a learner types it exactly."""
+    call_command("loaddemo")
+    question = Quiz.objects.get(slug="data-parallelism-quiz").questions.get(kind="calculated")
+    variables, _problems = calculated.parse_variables(question.variables)
+    right = question.choices.get(is_correct=True).text_en
+    results = [calculated.evaluate(right, values) for values in calculated.variants(variables)]
+    assert len(results) == 16 and all(result == int(result) for result in results)
+    assert calculated.evaluate(right, {"workers": 4, "gradients": 400}) == 600
 
 
 def test_demo_second_guide_path_has_a_quiz_of_five_or_more(db):

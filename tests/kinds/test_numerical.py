@@ -360,12 +360,21 @@ def test_a_value_shows_with_its_base_unit_and_its_tolerance():
     question = SimpleNamespace(units=UNITS, units_left=False)
     absolute, relative = _question(("1024", "0.5", True), ("1024", "1%", True)).choices
     assert value_of(absolute, question) == "1,024\u00a0MB\u00a0±\u00a00.5\u00a0MB"
-    assert value_of(relative, question) == "1,024\u00a0MB\u00a0±\u00a01\u00a0%"
-    assert value_of(relative) == "1,024\u00a0±\u00a01\u00a0%"
+    assert value_of(relative, question) == "1,024\u00a0MB\u00a0±\u00a01%"
+    assert value_of(relative) == "1,024\u00a0±\u00a01%"
     money = SimpleNamespace(units=(SimpleNamespace(name="$", multiplier=1),), units_left=True)
     assert value_of(absolute, money) == "$\u00a01,024\u00a0±\u00a0$\u00a00.5"
     with translation.override("fr"):
         assert value_of(relative, question) == "1\u00a0024\u00a0MB\u00a0±\u00a01\u202f%"
+
+
+def test_a_value_taken_exactly_shows_alone_in_each_language():
+    question = SimpleNamespace(units=UNITS, units_left=False)
+    exact, exact_share = _question(("1152", "0", True), ("1152", "0%", True)).choices
+    assert value_of(exact) == value_of(exact_share) == "1,152"
+    assert value_of(exact, question) == "1,152\u00a0MB"
+    with translation.override("fr"):
+        assert value_of(exact) == "1\u00a0152"
 
 
 def test_a_relative_tolerance_is_its_distance_for_moodle_and_its_percentage_here():

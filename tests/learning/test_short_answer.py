@@ -54,6 +54,21 @@ def test_a_known_mistake_shows_its_feedback_and_the_expected_answer(client, word
     assert "<span>réduction globale</span>" in page
 
 
+@pytest.mark.parametrize(
+    ("typed", "named"),
+    [("une diffusion", True), (" Diffusion ", False)],  # Said once: "Diffusion" matches it.
+)
+def test_the_review_names_the_known_mistake_matched_unless_the_answer_says_it(
+    client, words, typed, named
+):
+    attempt = start(client, words, "fr")
+    answer_number(client, attempt, 1, typed, "fr")
+    assert Answer.objects.get(attempt=attempt).choice.text_fr == "*diffusion*"
+    page = client.get(question_url(attempt, 1, "fr")).content.decode()
+    assert ("correspond à «\u00a0diffusion\u00a0»" in page) is named
+    assert "Une diffusion envoie, elle ne somme pas." in page
+
+
 def test_an_answer_that_fits_nothing_is_wrong_without_feedback(client, words):
     attempt = start(client, words)
     answer_number(client, attempt, 1, "gather")
