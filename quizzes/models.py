@@ -466,6 +466,10 @@ def edited_choice(columns: dict) -> kinds.EditedChoice:
             for code, _name in settings.LANGUAGES
         },
         tolerance=columns.get("tolerance"),
+        matches={
+            code: columns.get(build_localized_fieldname("match", code)) or ""
+            for code, _name in settings.LANGUAGES
+        },
     )
 
 
@@ -477,6 +481,16 @@ class Choice(_Ordered):
     is_correct = models.BooleanField(_("correct"), default=False)
     feedback = models.TextField(
         _("feedback"), blank=True, help_text=_("Shown to a learner who picked this choice.")
+    )
+    # A matching question's choice is a pair: its text the left item, this the right one.
+    match = models.CharField(
+        _("right item"),
+        max_length=500,
+        blank=True,
+        help_text=_(
+            "Matching questions: the right item this choice's text matches (plain text). "
+            "With no text, a distractor: a right item that matches nothing."
+        ),
     )
     # A numerical question's choice is a value (its text, a number) give or take this much.
     tolerance = models.DecimalField(

@@ -306,6 +306,7 @@ class ChoiceContent:
     credit: Decimal  # The share of the marks a not-correct choice earns (a near miss).
     text: Text
     feedback: Text
+    match: Text = Text(())  # A matching question's right item (plain text).
 
 
 @dataclass(frozen=True)

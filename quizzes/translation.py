@@ -17,7 +17,7 @@ class QuestionTranslationOptions(TranslationOptions):
 
 @register(Choice)
 class ChoiceTranslationOptions(TranslationOptions):
-    fields = ("text", "feedback")
+    fields = ("text", "feedback", "match")
     required_languages = ("en",)
 
 

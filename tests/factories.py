@@ -305,3 +305,36 @@ def answer_order(client, attempt: Attempt, number: int, choices: list[Choice], l
     position boxes do."""
     posted = [f"{choice.pk}:{place}" for place, choice in enumerate(choices, 1)]
     return client.post(question_url(attempt, number, lang), {"choice": posted})
+
+
+# The collectives of a matching question and what each does, in English and French.
+COLLECTIVES = [
+    ("All-reduce", "Every worker gets the sum", "Chaque worker reçoit la somme"),
+    ("Broadcast", "One worker's tensor goes to all", "Le tenseur d’un worker va à tous"),
+    ("All-gather", "Every worker gets every shard", "Chaque worker reçoit chaque morceau"),
+    ("", "Each worker keeps its own gradients", "Chaque worker garde ses gradients"),
+]
+
+
+def make_matching(quiz: Quiz, number: int) -> Question:
+    """Turn question `number` of a `make_quiz` quiz into a matching one: its first three
+    choices the collectives (in both languages) with what each does, its fourth a
+    distractor (a right item with no left item)."""
+    question = quiz.questions.get(position=number)
+    question.kind = "matching"
+    question.save()
+    for choice, (left, right_en, right_fr) in zip(
+        question.choices.order_by("position"), COLLECTIVES, strict=True
+    ):
+        choice.text_en = choice.text_fr = left
+        choice.match_en, choice.match_fr = right_en, right_fr
+        choice.is_correct = False
+        choice.save()
+    return question
+
+
+def answer_matches(client, attempt: Attempt, number: int, pairs: list, lang: str = "en"):
+    """Post `pairs` (left choice, right choice) as the learner's picks for matching question
+    `number`, as its select boxes do."""
+    posted = [f"{left.pk}:{right.pk}" for left, right in pairs]
+    return client.post(question_url(attempt, number, lang), {"choice": posted})

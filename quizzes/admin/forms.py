@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.forms.fields import InvalidJSONInput
 from django.utils.translation import gettext
+from modeltranslation.utils import build_localized_fieldname
 
 from quizzes import kinds
 from quizzes.kinds import Grading, calculated
@@ -256,6 +257,16 @@ class QuestionInlineFormSet(PositionsFormSet):
 
 
 class ChoiceInlineFormSet(PositionsFormSet):
+    def _construct_form(self, i, **kwargs):
+        """A row whose text may be left empty for the question's kind (a matching question's
+        distractor): the kind's `value_problems` say what must be there."""
+        form = super()._construct_form(i, **kwargs)
+        name = build_localized_fieldname("text", settings.LANGUAGE_CODE)
+        if self.instance.type.texts_optional and name in form.fields:
+            form.fields[name].required = False
+            form.fields[name].empty_value = ""  # Kept as the other kinds' texts are: a text.
+        return form
+
     def clean(self):
         super().clean()
         if any(self.errors):

@@ -14,6 +14,7 @@ from quizzes import kinds
 from quizzes.admin.common import language_name
 from quizzes.admin.forms import QuestionForm, VariablesField
 from quizzes.kinds import calculated
+from quizzes.kinds.matching import Matching
 from quizzes.markup.rendering import Rendered, render
 from quizzes.models import Choice
 
@@ -36,6 +37,7 @@ class PreviewChoice:
     text: Rendered
     is_correct: bool
     feedback: Rendered
+    match: str = ""  # A matching question's right item (plain text).
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,9 @@ class Preview:
     choices: list[PreviewChoice]
     explanation: Rendered
     fallback: bool  # Some texts show in the default language: this one has none.
+    # A matching question's distinct right items, in order, as its select boxes list them;
+    # its `choices` are then its left items (a distractor is only a right item).
+    rights: list[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,13 @@ def _language_preview(
     default = settings.LANGUAGE_CODE
     fallbacks = []
 
+    def plain(get, field: str) -> str:
+        text = get(f"{field}_{code}") or ""
+        if not text and get(f"{field}_{default}"):
+            fallbacks.append(field)
+            text = get(f"{field}_{default}")
+        return text
+
     def shown(get, field: str, *, inline: bool) -> Rendered:
         text = get(f"{field}_{code}") or ""
         language = code
@@ -125,20 +137,24 @@ def _language_preview(
             text = calculated.substitute(text, drawn, language)
         return render(text, language=language, inline=inline)
 
+    matching = value("kind") == Matching.name
+    shown_choices = [
+        PreviewChoice(
+            text=shown(choice, "text", inline=True),
+            is_correct=bool(choice("is_correct")),
+            feedback=shown(choice, "feedback", inline=False),
+            match=plain(choice, "match") if matching else "",
+        )
+        for choice in choices
+    ]
     return Preview(
         language=code,
         name=language_name(code),
         prompt=shown(value, "prompt", inline=False),
-        choices=[
-            PreviewChoice(
-                text=shown(choice, "text", inline=True),
-                is_correct=bool(choice("is_correct")),
-                feedback=shown(choice, "feedback", inline=False),
-            )
-            for choice in choices
-        ],
+        choices=[choice for choice in shown_choices if choice.text.html or not matching],
         explanation=shown(value, "explanation", inline=False),
         fallback=bool(fallbacks),
+        rights=list(dict.fromkeys(choice.match for choice in shown_choices)) if matching else None,
     )
 
 

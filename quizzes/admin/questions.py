@@ -44,6 +44,7 @@ class ChoiceInline(SortableInlineMixin, SortableInlineAdminMixin, TranslationTab
     fields = (
         "position",
         "text",
+        "match",
         "tolerance",
         "relative_tolerance",
         "is_correct",

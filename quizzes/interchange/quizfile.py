@@ -233,7 +233,7 @@ QUESTION_KEYS = {
     "units_required",
     "units_left",
 }
-CHOICE_KEYS = {"position", "text", "correct", "feedback", "tolerance", "credit"}
+CHOICE_KEYS = {"position", "text", "match", "correct", "feedback", "tolerance", "credit"}
 UNIT_KEYS = {"name", "multiplier"}
 MAX_UNITS = 50
 GUIDE_PATH_KEYS = {"slug", "title", "summary", "url", "position", "is_published"}
@@ -515,8 +515,16 @@ def _quiz_parse(
         key = keys[number - 1]
         question = Question(position=position, key=key or "-", **question_fields)
         check.model(question, question_place, ["quiz"])
+        kind = kinds.KINDS.get(question_fields["kind"])
+        # A matching question's distractor has no text (`Kind.texts_optional`).
+        needs_text = not (kind and kind.texts_optional)
         choice_items = [
-            check.mapping(choice, content_place(number, choice_number), CHOICE_KEYS, {"text"})
+            check.mapping(
+                choice,
+                content_place(number, choice_number),
+                CHOICE_KEYS,
+                {"text"} if needs_text else set(),
+            )
             for choice_number, choice in enumerate(check.items(item, "choices", question_place), 1)
         ]
         choice_positions = check.positions(
@@ -529,7 +537,8 @@ def _quiz_parse(
             choice_place = content_place(number, choice_number)
             tolerance, relative = check.tolerance(choice_item, choice_place)
             choice_fields = {
-                **check.texts(choice_item, "text", choice_place, required=True),
+                **check.texts(choice_item, "text", choice_place, required=needs_text),
+                **check.texts(choice_item, "match", choice_place, required=False),
                 **check.texts(choice_item, "feedback", choice_place, required=False),
                 "is_correct": check.typed(choice_item, "correct", choice_place, bool, False),
                 "tolerance": tolerance,
@@ -537,9 +546,9 @@ def _quiz_parse(
                 "credit": check.number(choice_item, "credit", choice_place),
             }
             choice = Choice(position=choice_position, **choice_fields)
-            check.model(choice, choice_place, ["question"])
+            default_text = build_localized_fieldname("text", settings.LANGUAGE_CODE)
+            check.model(choice, choice_place, ["question", *([] if needs_text else [default_text])])
             choices.append((choice_position, choice_fields))
-        kind = kinds.KINDS.get(question_fields["kind"])
         correct = [choice["is_correct"] for _position, choice in choices]
         edited = [edited_choice(choice) for _position, choice in choices]
         variables = check.variables(item, question_place, kind)

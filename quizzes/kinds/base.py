@@ -7,7 +7,8 @@ A kind is one module with one `Kind` subclass, listed in the registry
 - how it is edited: `problems`, what is wrong with its choices as an editor left them
   (the admin, the quiz file and every import ask it);
   and `value_problems`, what is wrong with their values, for a kind whose choices are
-  values (numerical);
+  values (numerical) or pairs (matching); `texts_optional`, whether a choice may have no
+  text (a matching question's distractor);
 - how it is answered: `form_field`, the form field of the learner's page and its widget
   (`input_template`), `picked`, the picks in its cleaned value, and `response`, what else
   of it is stored (a number typed, as `Answer.response`); an answer is stored as its picks
@@ -42,10 +43,12 @@ from django.utils.functional import Promise
 @dataclass(frozen=True)
 class EditedChoice:
     """A choice as an editor left it, for `Kind.value_problems`: its text in each language
-    ({language: text}) and its tolerance (a Decimal, or None where none was given)."""
+    ({language: text}), its tolerance (a Decimal, or None where none was given) and its
+    right item in each language (a matching question's pair)."""
 
     texts: dict[str, str]
     tolerance: object = None
+    matches: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,7 @@ class Kind:
     keeps_choice_order = False
     shuffles_always = False
     by_picks = True  # An answer is its picks alone (Answer.response stays None).
+    texts_optional = False  # A choice may have no text (a matching question's distractor).
     # Answered by typing (a number, a text): its response is shown as it was given, and the
     # reports list its most frequent wrong ones.
     typed = False

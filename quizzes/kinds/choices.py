@@ -133,7 +133,7 @@ class ChoiceKind(Kind):
             choices.append(choice)
             weights.append(round(weight, 5))
         read = weighted(choices, weights, single=single)
-        if read.problem or _moodle_shuffles(element):
+        if read.problem or moodle_shuffles(element):
             return read
         return replace(read, fields={**read.fields, "keep_choice_order": True})
 
@@ -154,7 +154,7 @@ def _credit(choice: dict) -> float:
     return float(choice.get("credit") or 0)
 
 
-def _moodle_shuffles(element: ET.Element) -> bool:
+def moodle_shuffles(element: ET.Element) -> bool:
     """Whether a Moodle question lets a quiz shuffle its answers: Moodle shuffles them only
     when the quiz and the question both say so, and a question says so unless it has
     <shuffleanswers> false (or 0)."""

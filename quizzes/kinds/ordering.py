@@ -55,7 +55,9 @@ def response_ids(response: str | None) -> list[int]:
     if not response:
         return []
     parts = response.split(",")
-    if len(parts) > MAX_ITEMS or not all(part.isdecimal() and part.isascii() for part in parts):
+    if len(parts) > MAX_ITEMS or not all(
+        part.isdecimal() and part.isascii() and len(part) <= 18 for part in parts
+    ):
         return []
     return [int(part) for part in parts]
 
@@ -93,9 +95,12 @@ class OrderField(forms.Field):
         positions = {}
         for posted in value:
             pk, _colon, position = str(posted).partition(":")
-            if not (
-                pk.isdecimal() and pk.isascii() and position.isdecimal() and position.isascii()
-            ):
+            if (
+                not (
+                    pk.isdecimal() and pk.isascii() and position.isdecimal() and position.isascii()
+                )
+                or max(len(pk), len(position)) > 18
+            ):  # int() refuses thousands of digits.
                 raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
             positions[int(pk)] = int(position)
         if sorted(positions) != sorted(self.ids):

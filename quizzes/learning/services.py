@@ -505,4 +505,5 @@ def _regraded_choice(choice: Choice) -> SimpleNamespace:
         relative_tolerance=choice.relative_tolerance,
         credit=choice.credit,
         text=Text.of(choice, "text"),
+        match=Text.of(choice, "match"),
     )

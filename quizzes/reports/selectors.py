@@ -47,6 +47,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from quizzes.kinds import calculated
+from quizzes.kinds.matching import Matching, is_matched, learner_pairs
 from quizzes.kinds.numerical import number_text
 from quizzes.kinds.ordering import Ordering, response_ids
 from quizzes.markup.rendering import is_french
@@ -882,6 +883,9 @@ class ReviewedChoice:
     is_correct: bool
     picked: bool
     right_position: int | None = None  # An ordering's item: where it belongs.
+    # A matching question's left item: its own right item, and the one the learner picked.
+    match: ShownText | None = None
+    given: ShownText | None = None
 
 
 @dataclass(frozen=True)
@@ -915,7 +919,19 @@ def _reviewed_choices(
     question, shown: tuple, picked: set[int], response: str
 ) -> tuple[ReviewedChoice, ...]:
     """A question's choices as the attempt showed them; an answered ordering's items in the
-    learner's order, each with the position it belongs at."""
+    learner's order, each with the position it belongs at; a matching question's left items,
+    each with its right item and the learner's."""
+    if isinstance(question.type, Matching):
+        return tuple(
+            ReviewedChoice(
+                text=ShownText.of(left.text),
+                is_correct=is_matched(left, given),
+                picked=given is not None,
+                match=ShownText.of(left.match),
+                given=ShownText.of(given.match) if given is not None else None,
+            )
+            for left, given in learner_pairs(question, response)
+        )
     if not isinstance(question.type, Ordering):
         return tuple(
             ReviewedChoice(

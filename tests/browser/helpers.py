@@ -218,3 +218,32 @@ def put_in_order(page: Page, lang: str, order: list[int]) -> None:
             button.press("Enter")
             expect(button).to_be_focused()  # Even once the item is first (aria-disabled).
     assert shown_order(page) == order
+
+
+def scripted(page: Page) -> bool:
+    """Whether a question test's page runs its script: the script-320px runs of its
+    CONTEXTS (the no-script ones keep the wide default screen)."""
+    return page.viewport_size["width"] == 320
+
+
+def checked(page: Page, nu_checker: "NuChecker", html: str) -> None:
+    """Valid HTML; where the page runs script (axe-core and the width check run in the page,
+    which a page without script can't), no axe violation and nothing wider than its screen."""
+    assert nu_checker.errors(html) == []
+    if scripted(page):
+        width = page.viewport_size["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
+        assert axe_violations(page) == []
+
+
+def check_answer(page: Page, lang: str) -> str:
+    """Clicks Check answer; the HTML of the page as it is then (a refusal's 400 page without
+    the script)."""
+    button = page.get_by_role("button", name=t(lang, "Check answer"))
+    if scripted(page):
+        button.click()
+        page.locator("#feedback, #choice-error").first.wait_for()
+        return page.content()
+    with page.expect_navigation() as navigation:
+        button.click()
+    return navigation.value.text() if navigation.value.status == 400 else page.content()

@@ -7,7 +7,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from quizzes.models import Answer, Question
-from tests.browser.helpers import DEMO_QUIZ, axe_violations, put_in_order, shown_order, t
+from tests.browser.helpers import (
+    DEMO_QUIZ,
+    check_answer,
+    checked,
+    put_in_order,
+    scripted,
+    shown_order,
+    t,
+)
 from tests.factories import question_url
 
 NUMBER = 9  # The data parallelism quiz's ordering question, its last.
@@ -16,18 +24,6 @@ CONTEXTS = pytest.mark.parametrize(
     [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
     ids=["script-320px", "no-script"],
 )
-
-
-def _scripted(page: Page) -> bool:
-    return page.viewport_size["width"] == 320
-
-
-def _checked(page: Page, nu_checker, html: str) -> None:
-    assert nu_checker.errors(html) == []
-    if _scripted(page):
-        width = page.viewport_size["width"]
-        assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
-        assert axe_violations(page) == []
 
 
 def _items() -> list[int]:
@@ -40,7 +36,7 @@ def _open(page: Page, browser_attempt, nu_checker, lang: str):
     attempt = browser_attempt(answered=NUMBER - 1, lang=lang)
     response = page.goto(question_url(attempt, NUMBER, lang))
     expect(page.locator("ol.ordering")).to_be_visible()
-    _checked(page, nu_checker, response.text())
+    checked(page, nu_checker, response.text())
     return attempt
 
 
@@ -52,34 +48,23 @@ def _move_into(page: Page, lang: str, order: list[int]) -> None:
     expect(status).to_contain_text(t(lang, "Moved to position {position} of {total}.")[:8])
 
 
-def _check(page: Page, lang: str) -> str:
-    button = page.get_by_role("button", name=t(lang, "Check answer"))
-    if _scripted(page):
-        button.click()
-        page.locator("#feedback").wait_for()
-        return page.content()
-    with page.expect_navigation() as navigation:
-        button.click()
-    return navigation.value.text() if navigation.value.status == 400 else page.content()
-
-
 @CONTEXTS
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_ordering_question_put_in_the_right_order(page, browser_attempt, nu_checker, lang):
     attempt = _open(page, browser_attempt, nu_checker, lang)
     right = _items()
-    if _scripted(page):
+    if scripted(page):
         expect(page.locator("ol.ordering select")).to_have_count(0)  # Hidden fields instead.
         _move_into(page, lang, right)
     else:
         for place, pk in enumerate(right, 1):
             page.locator(f"#position-{pk}").select_option(f"{pk}:{place}")
-    html = _check(page, lang)
+    html = check_answer(page, lang)
     feedback = page.locator("#feedback")
     expect(feedback.locator("h2")).to_contain_text(t(lang, "Correct."))
     expect(feedback).to_contain_text(t(lang, "The right order"))
     expect(feedback.locator(".tag-correct")).to_have_count(4)
-    _checked(page, nu_checker, html)
+    checked(page, nu_checker, html)
     recorded = Answer.objects.get(attempt=attempt, question__position=NUMBER)
     assert (recorded.response, recorded.is_correct) == (",".join(map(str, right)), True)
 
@@ -90,7 +75,7 @@ def test_the_ordering_question_put_in_a_wrong_order(page, browser_attempt, nu_ch
     attempt = _open(page, browser_attempt, nu_checker, lang)
     first, second, third, fourth = _items()
     wrong = [second, first, third, fourth]
-    if _scripted(page):
+    if scripted(page):
         # The last item dragged to the top by its handle, then the rest moved by buttons.
         shown = shown_order(page)
         handle = page.locator(f"li:has(#item-{shown[-1]}) .ordering-handle")
@@ -102,20 +87,20 @@ def test_the_ordering_question_put_in_a_wrong_order(page, browser_attempt, nu_ch
             page.locator(f"#position-{pk}").select_option(f"{pk}:1")
         for place, pk in ((3, third), (4, fourth)):
             page.locator(f"#position-{pk}").select_option(f"{pk}:{place}")
-        html = _check(page, lang)
+        html = check_answer(page, lang)
         message = t(lang, "Two items share position %(position)s: give each item its own position.")
         expect(page.locator("#choice-error")).to_have_text(message % {"position": 1})
         expect(page.locator(f"#position-{second}")).to_have_value(f"{second}:1")
-        _checked(page, nu_checker, html)
+        checked(page, nu_checker, html)
         assert not Answer.objects.filter(attempt=attempt, question__position=NUMBER).exists()
         for place, pk in enumerate(wrong, 1):
             page.locator(f"#position-{pk}").select_option(f"{pk}:{place}")
-    html = _check(page, lang)
+    html = check_answer(page, lang)
     feedback = page.locator("#feedback")
     expect(feedback.locator("h2")).to_contain_text(t(lang, "Not quite."))
     belongs = t(lang, "Belongs at position %(position)s")
     expect(feedback).to_contain_text(belongs % {"position": 2})
     expect(feedback).to_contain_text(belongs % {"position": 1})
-    _checked(page, nu_checker, html)
+    checked(page, nu_checker, html)
     recorded = Answer.objects.get(attempt=attempt, question__position=NUMBER)
     assert (recorded.response, recorded.is_correct) == (",".join(map(str, wrong)), False)

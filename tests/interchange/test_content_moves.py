@@ -140,14 +140,20 @@ def test_gift_file_of_every_construct_is_imported_field_by_field(db, tmp_path):
         file_question(item) for item in expected["questions"]
     ]
     # Kinds this site lacks: one line each, with its place; the rest was imported.
-    assert "Left out:\n  line 46: a matching question: this site has no such question.\n" in out
     for line in (48, 52, 55):
         assert f"\n  line {line}: " in out
     assert "Imported with a loss:\n  line 30: HTML tags dropped" in out
     assert out.endswith("Imported.\n")
-    # The numerical and short answer, then the missing-word question, single choice, in the
-    # Maths quiz.
-    numerical, short, maths = Quiz.objects.get(slug="maths").questions.order_by("position")
+    # The numerical, short answer and matching, then the missing-word question, single
+    # choice, in the Maths quiz.
+    numerical, short, matching, maths = Quiz.objects.get(slug="maths").questions.order_by(
+        "position"
+    )
+    assert matching.kind == "matching"
+    assert [(c.text_en, c.match_en) for c in matching.choices.all()] == [
+        ("cat", "cat food"),
+        ("dog", "dog food"),
+    ]
     assert (numerical.kind, numerical.choices.get().text_en) == ("numerical", "4")
     assert (short.kind, short.case_sensitive, short.ignore_accents) == (
         "short_answer",
@@ -574,8 +580,8 @@ def test_admin_preview_writes_nothing_until_confirmed(editor_client, kept_upload
     response = _upload(editor_client, content, "networks.txt", file_format="gift")
     assert response.status_code == 200
     page = response.content.decode()
-    assert "Create: 2 quizzes, 15 questions, 32 choices." in page
-    assert "line 46: a matching question: this site has no such question." in page
+    assert "Create: 2 quizzes, 16 questions, 34 choices." in page
+    assert "line 48: an essay question: this site has no such question." in page
     assert not Quiz.objects.exists()
     kept = list((kept_uploads / "imports").iterdir())
     assert len(kept) == 1

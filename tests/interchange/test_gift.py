@@ -102,7 +102,12 @@ def test_every_construct_is_read_field_by_field():
             Origin("line 38", ""),
             Origin("line 59 (“Back”)", "Back"),
         ],
-        [Origin("line 42", ""), Origin("line 44", ""), Origin("line 50", "")],
+        [
+            Origin("line 42", ""),
+            Origin("line 44", ""),
+            Origin("line 46", ""),
+            Origin("line 50", ""),
+        ],
     ]
     assert parsed.images == {}
     assert parsed.quizzes[1]["questions"][0] == {
@@ -116,8 +121,17 @@ def test_every_construct_is_read_field_by_field():
         "kind": "short_answer",
         "choices": [choice("Grant", True), choice("Ulysses S. Grant", True)],
     }
+    # Matching: each pair a left item and its right item.
+    assert parsed.quizzes[1]["questions"][2] == {
+        "prompt": {"en": "Match them."},
+        "kind": "matching",
+        "choices": [
+            {"text": {"en": "cat"}, "match": {"en": "cat food"}, "correct": False},
+            {"text": {"en": "dog"}, "match": {"en": "dog food"}, "correct": False},
+        ],
+    }
     # Missing-word multiple choice is single choice, the blank where the answers were.
-    assert parsed.quizzes[1]["questions"][2:] == [
+    assert parsed.quizzes[1]["questions"][3:] == [
         {
             "prompt": {"en": "Grant is \\_\\_\\_\\_\\_ in Grant's tomb."},
             "choices": [choice("buried"), choice("entombed", True), choice("living")],
@@ -128,7 +142,6 @@ def test_every_construct_is_read_field_by_field():
 def test_kinds_this_site_lacks_are_refused_one_message_each_with_their_line():
     parsed = gift_parse(EVERY_CONSTRUCT, language="en")
     assert parsed.problems == [
-        ("line 46", "a matching question: this site has no such question."),
         ("line 48", "an essay question: this site has no such question."),
         ("line 52", "a description without answers: this site has no such question."),
         ("line 55", "this { is not closed by a } before the next blank line."),
@@ -146,7 +159,7 @@ def test_a_target_quiz_takes_every_category():
     parsed = gift_parse(EVERY_CONSTRUCT, language="fr", quiz_slug="my-quiz")
     assert [quiz["slug"] for quiz in parsed.quizzes] == ["my-quiz"]
     quiz = parsed.quizzes[0]
-    assert len(quiz["questions"]) == 15
+    assert len(quiz["questions"]) == 16
     assert quiz["questions"][0]["prompt"] == {"fr": "Which port does HTTP use?"}
     # The texts Moodle's true/false lacks are the file's language.
     assert quiz["questions"][2]["choices"] == [
@@ -295,6 +308,7 @@ def test_moodle_documented_examples():
         "Q1",
         "Q2",
         "Q3",
+        "Q4",
         "Q5",
         "Q6",
         "Q7",
@@ -316,6 +330,16 @@ def test_moodle_documented_examples():
         choice("red", False, "wrong, it's yellow"),
         choice("blue", False, "wrong, it's yellow"),
     ]
+    # Matching: each left item with its right item.
+    assert questions.pop(3) == {
+        "key": "Q4",
+        "prompt": {"en": "Which animal eats which food?"},
+        "kind": "matching",
+        "choices": [
+            {"text": {"en": "cat"}, "match": {"en": "cat food"}, "correct": False},
+            {"text": {"en": "dog"}, "match": {"en": "dog food"}, "correct": False},
+        ],
+    }
     # Fill in the blank: a short answer, missing word.
     assert questions[2] == {
         "key": "Q3",
@@ -359,14 +383,9 @@ def test_moodle_documented_examples():
         choice("= 2 + 3", True),
         choice("= 2 + 4"),
     ]
-    assert [place for place, _message in parsed.problems] == [
-        "line 12 (“Q4”)",
-        "line 28 (“Q8”)",
-    ]
     # Types are told apart as Moodle's importer does, missing word or not.
-    assert [message for _place, message in parsed.problems] == [
-        "a matching question: this site has no such question.",
-        "an essay question: this site has no such question.",
+    assert parsed.problems == [
+        ("line 28 (“Q8”)", "an essay question: this site has no such question.")
     ]
     # Missing word, as Moodle reads it: the blank where the answers were.
     assert questions[7]["prompt"] == {"en": "Jesus Christ was from \\_\\_\\_\\_\\_."}

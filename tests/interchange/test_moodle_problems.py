@@ -304,11 +304,11 @@ def test_the_admin_preview_offers_to_import_the_rest_and_refuses_by_default(edit
 
 def test_the_messages_speak_french():
     with translation.override("fr"):
-        plan = plan_of(b"::N::Lesquels ?{=a -> b =c -> d}\n\nGrant est {~a =b} ici.\n", "gift")
+        plan = plan_of(b"::N::Lesquels ?{}\n\nGrant est {~a =b} ici.\n", "gift")
     assert plan.problems == (
         (
             "ligne 1 (\u00ab\u00a0N\u00a0\u00bb)",
-            "une question d’appariement\u00a0: ce site n’a pas ce genre de question.",
+            "une question à développement\u00a0: ce site n’a pas ce genre de question.",
         ),
     )
 

@@ -80,6 +80,23 @@ EXAMPLES = {
             {"text": {"en": "All-gather: each gets every summed shard"}, "correct": False},
         ],
     },
+    "matching": {
+        "kind": "matching",
+        "prompt": {"en": "Match each collective to what it does."},
+        "choices": [
+            {
+                "text": {"en": "All-reduce"},
+                "match": {"en": "Every worker gets the sum"},
+                "correct": False,
+            },
+            {
+                "text": {"en": "Broadcast"},
+                "match": {"en": "One worker's tensor to all"},
+                "correct": False,
+            },
+            {"match": {"en": "Each worker gets one shard"}, "correct": False},
+        ],
+    },
     "calculated": {
         "kind": "calculated",
         "prompt": {"en": "{workers} workers, a local batch of {batch}, 4 steps: how many?"},
@@ -137,8 +154,9 @@ def _kept(example: dict) -> QuestionContent:
             tolerance=Decimal(choice.get("tolerance", 0)),
             relative_tolerance=False,
             credit=Decimal(choice.get("credit", 0)),
-            text=Text((("en", choice["text"]["en"]),)),
+            text=Text((("en", choice.get("text", {}).get("en", "")),)),
             feedback=Text(()),
+            match=Text((("en", choice.get("match", {}).get("en", "")),)),
         )
         for pk, choice in enumerate(example["choices"], 1)
     )
@@ -182,6 +200,12 @@ def _posted(question: QuestionContent) -> tuple[list[str], list[str]]:
         return [f"{pk}:{n}" for n, pk in enumerate(pks, 1)], [
             f"{pk}:{n}" for n, pk in enumerate(swapped, 1)
         ]
+    if question.kind == "matching":  # Each left item's right item, then the first two swapped.
+        lefts = [choice.pk for choice in question.choices if str(choice.text)]
+        swapped = [lefts[1], lefts[0], *lefts[2:]]
+        return [f"{pk}:{pk}" for pk in lefts], [
+            f"{pk}:{other}" for pk, other in zip(lefts, swapped, strict=True)
+        ]
     right = [str(choice.pk) for choice in question.choices if choice.is_correct]
     wrong = [str(choice.pk) for choice in question.choices if not choice.is_correct]
     return right, wrong[:1] if not question.type.several else wrong
@@ -191,7 +215,11 @@ def test_its_example_is_a_good_question_that_its_right_answer_gets_full_marks(ki
     example = EXAMPLES[kind.name]
     assert kind.problems([choice["correct"] for choice in example["choices"]]) == []
     edited = [
-        EditedChoice(texts=choice["text"], tolerance=choice.get("tolerance"))
+        EditedChoice(
+            texts=choice.get("text", {}),
+            tolerance=choice.get("tolerance"),
+            matches=choice.get("match", {}),
+        )
         for choice in example["choices"]
     ]
     assert kind.value_problems(edited) == []
@@ -248,7 +276,7 @@ def test_every_file_format_reads_back_what_it_writes_of_it(kind, fmt):
 
 # The answer step's queries for a right answer of each kind, as tests/learning/
 # test_query_counts.py counts them (ANSWER_POST): the same at 8 questions and at 40.
-# An ordering answer inserts no pick: its order is its response.
+# An ordering or matching answer inserts no pick: its order or its pairs are its response.
 ANSWER_STEP = {
     "single": 7,
     "multiple": 7,
@@ -257,6 +285,7 @@ ANSWER_STEP = {
     "calculated": 7,
     "short_answer": 7,
     "ordering": 6,
+    "matching": 6,
 }
 
 

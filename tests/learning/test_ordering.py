@@ -103,8 +103,17 @@ def test_two_items_at_one_position_are_refused_with_a_message(client, steps):
         ["999999:1", "999998:2", "999997:3", "999996:4"],
         [f"{n}:{n}" for n in range(1000)],
         ["\x00:1", "1:\ufffd", "1:1e9", "1:NaN"],
+        ["1:" + "9" * 5000, "2:2", "3:3", "4:4"],
     ],
-    ids=["none", "one", "not-ids", "other-ids", "a-thousand", "nul-and-replacement"],
+    ids=[
+        "none",
+        "one",
+        "not-ids",
+        "other-ids",
+        "a-thousand",
+        "nul-and-replacement",
+        "5000-digits",
+    ],
 )
 def test_what_is_not_an_order_of_the_items_is_refused(client, steps, posted):
     attempt = start(client, steps, "en")

@@ -2,6 +2,7 @@ import math
 import random
 import time
 import uuid
+from collections import defaultdict
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -11,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from quizzes.models import Answer, AnswerChoice, Attempt, Quiz
+from quizzes.models import Answer, AnswerChoice, Attempt, Choice, Quiz
 
 BATCH = 2000
 
@@ -51,24 +52,33 @@ class Command(BaseCommand):
             raise CommandError(f"There is no quiz with the slug {slug!r}.") from None
         if count < 1:
             raise CommandError("--count must be at least 1.")
-        # An ordering question's items are all "right": its answer is their order.
+        # An ordering question's items are all "right": its answer is their order; a matching
+        # question's pairs too: its answer is a right item for each left item.
         questions = [
             (
                 question.pk,
                 [
-                    (pk, ok or question.kind == "ordering")
+                    (pk, ok or question.kind in ("ordering", "matching"))
                     for pk, ok in question.choices.values_list("pk", "is_correct")
                 ],
             )
             for question in quiz.questions.all()
         ]
         orders = set(quiz.questions.filter(kind="ordering").values_list("pk", flat=True))
+        lefts = defaultdict(list)  # A matching question's left items (choices with a text).
+        for question_id, pk in (
+            Choice.objects.filter(question__quiz=quiz, question__kind="matching")
+            .exclude(text_en="")
+            .exclude(text_en=None)
+            .values_list("question_id", "pk")
+        ):
+            lefts[question_id].append(pk)
         if not questions or any(not any(ok for _pk, ok in choices) for _q, choices in questions):
             raise CommandError("Every question of the quiz needs choices with a right one.")
         began = time.monotonic()
         rng = random.Random(seed)
         with _recorded_dates(), transaction.atomic():
-            answers = _Seeder(quiz, questions, rng, orders).seed(count)
+            answers = _Seeder(quiz, questions, rng, orders, lefts).seed(count)
         elapsed = time.monotonic() - began
         self.stdout.write(
             f"Seeded {count} completed attempts ({answers} answers) of {quiz.slug} "
@@ -77,10 +87,18 @@ class Command(BaseCommand):
 
 
 class _Seeder:
-    def __init__(self, quiz: Quiz, questions: list, rng: random.Random, orders: set[int]):
+    def __init__(
+        self,
+        quiz: Quiz,
+        questions: list,
+        rng: random.Random,
+        orders: set[int],
+        lefts: dict[int, list[int]],
+    ):
         self.quiz = quiz
         self.questions = questions
         self.orders = orders  # The ordering questions: answered by an order, no pick.
+        self.lefts = lefts  # The matching questions' left items: answered by pairs, no pick.
         self.rng = rng
         self.languages = [code for code, _name in settings.LANGUAGES]
         self.now = timezone.now()
@@ -136,7 +154,9 @@ class _Seeder:
         self, ability: float, language: str, done: bool
     ) -> list[tuple[int, int | None, bool, str]]:
         """(question id, choice id, right?, response) for each answered question; an ordering
-        question's answer is its items in order (right) or with the first two swapped."""
+        question's answer is its items in order (right) or with the first two swapped, a
+        matching question's each left item matched to its own right item (right) or to the
+        next one's."""
         answered = len(self.questions) if done else self.rng.randrange(len(self.questions))
         result = []
         for index, (question_id, choices) in enumerate(self.questions[:answered]):
@@ -149,6 +169,12 @@ class _Seeder:
                 items = [pk for pk, _ok in choices]
                 order = items if right else [*items[1::-1], *items[2:]]
                 result.append((question_id, None, right, ",".join(map(str, order))))
+                continue
+            if question_id in self.lefts:  # Each left item to its own, or each to the next's.
+                lefts = self.lefts[question_id]
+                given = lefts if right else [*lefts[1:], *lefts[:1]]
+                pairs = ",".join(f"{left}:{pk}" for left, pk in zip(lefts, given, strict=True))
+                result.append((question_id, None, right, pairs))
                 continue
             pool = [pk for pk, ok in choices if ok == right] or [pk for pk, _ok in choices]
             # The first wrong choice draws most; the last draws rarely.
