@@ -403,6 +403,17 @@ class Question(_Ordered):
             '{"name": "local_batch", "values": [16, 32, 64]}; the prompt shows {workers}.'
         ),
     )
+    # A gaps question's gaps, [[1]], [[2]]… in its prompt: the kind of each, in order
+    # ("single", "short_answer" or "numerical"); checked by the kind.
+    gaps = models.JSONField(
+        _("gaps"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Gaps questions: the kind of each gap [[1]], [[2]]… of the prompt, in order: "
+            '["single", "short_answer", "numerical"] (a choice to pick, a text, a number).'
+        ),
+    )
     # A numerical question's units (Unit): whether an answer must give one, and on which
     # side of the number they are written (Moodle's unitsleft: "$ 5").
     units_required = models.BooleanField(
@@ -454,7 +465,16 @@ class Question(_Ordered):
             *self.type.problems([choice.is_correct for choice in choices]),
             *self.type.value_problems(edited),
             *self.type.variable_problems(self.variables, edited),
+            *self.type.gap_problems(self.gaps, prompts_of(vars(self)), edited),
         ]
+
+
+def prompts_of(columns: dict) -> dict[str, str]:
+    """A question's prompt in each language ({language: text}), from its columns."""
+    return {
+        code: columns.get(build_localized_fieldname("prompt", code)) or ""
+        for code, _name in settings.LANGUAGES
+    }
 
 
 def edited_choice(columns: dict) -> kinds.EditedChoice:
@@ -470,6 +490,8 @@ def edited_choice(columns: dict) -> kinds.EditedChoice:
             code: columns.get(build_localized_fieldname("match", code)) or ""
             for code, _name in settings.LANGUAGES
         },
+        correct=bool(columns.get("is_correct")),
+        gap=columns.get("gap") or 0,
     )
 
 
@@ -491,6 +513,12 @@ class Choice(_Ordered):
             "Matching questions: the right item this choice's text matches (plain text). "
             "With no text, a distractor: a right item that matches nothing."
         ),
+    )
+    # A gaps question's choice belongs to one of its gaps, numbered from 1.
+    gap = models.PositiveSmallIntegerField(
+        _("gap"),
+        default=0,
+        help_text=_("Gaps questions: the gap [[1]], [[2]]… this choice belongs to."),
     )
     # A numerical question's choice is a value (its text, a number) give or take this much.
     tolerance = models.DecimalField(

@@ -41,7 +41,7 @@ from modeltranslation.utils import build_localized_fieldname, resolution_order
 
 from guides.models import GuidePath
 from quizzes import kinds
-from quizzes.kinds import calculated
+from quizzes.kinds import calculated, gaps
 from quizzes.kinds.numerical import Numerical
 from quizzes.markup import rendering as markup
 from quizzes.markup.images import name_of_url
@@ -217,6 +217,8 @@ class Text:
         if kept is None:
             if self.render_as == "heading":
                 kept = markup.title(text, language=code)
+            elif self.render_as == "gaps":
+                kept = gaps.blanks(markup.render(text, language=code))
             else:
                 kept = markup.render(text, language=code, inline=self.render_as == "inline")
             self._rendered[code] = kept
@@ -307,6 +309,7 @@ class ChoiceContent:
     text: Text
     feedback: Text
     match: Text = Text(())  # A matching question's right item (plain text).
+    gap: int = 0  # A gaps question's gap it belongs to, from 1.
 
 
 @dataclass(frozen=True)
@@ -337,6 +340,7 @@ class QuestionContent:
     units: tuple["UnitContent", ...] = ()  # A numerical question's, in order.
     units_required: bool = False
     units_left: bool = False
+    gaps: tuple[str, ...] = ()  # A gaps question's: the kind of each gap, in order.
 
     @property
     def type(self) -> kinds.Kind:
@@ -438,6 +442,22 @@ def _number_text(value: Decimal | None, formula: Text) -> Text:
     return Text(tuple((code, shown if text else "") for code, text in formula.by_language))
 
 
+def _question_texts(question: Question) -> dict:
+    """A question's texts and heading; a gaps question's prompt with each gap [[n]] shown
+    as a numbered blank (the learner's form puts its input there), its heading with "…"
+    for each gap, and its gaps' kinds."""
+    texts = {**_texts(question), "heading": Text.heading_of(question, "prompt")}
+    if not question.type.fills_prompt:
+        return texts
+    prompt = texts["prompt"].by_language
+    return {
+        **texts,
+        "prompt": Text(prompt, "gaps"),
+        "heading": Text(tuple((code, gaps.GAP.sub("…", text)) for code, text in prompt), "heading"),
+        "gaps": tuple(question.gaps),
+    }
+
+
 def _columns(obj: Model, *names: str) -> dict:
     return {name: getattr(obj, name) for name in names}
 
@@ -472,8 +492,7 @@ def _read(quiz_id: int) -> QuizContent:
                     UnitContent(**_columns(unit, "name", "multiplier"))
                     for unit in (question.units.all() if question.kind == Numerical.name else ())
                 ),
-                **_texts(question),
-                heading=Text.heading_of(question, "prompt"),
+                **_question_texts(question),
                 variables=calculated.parse_variables(question.variables)[0]
                 if question.type.has_variables
                 else (),
@@ -488,6 +507,7 @@ def _read(quiz_id: int) -> QuizContent:
                             "tolerance",
                             "relative_tolerance",
                             "credit",
+                            "gap",
                         ),
                         **_texts(choice),
                     )

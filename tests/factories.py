@@ -338,3 +338,52 @@ def answer_matches(client, attempt: Attempt, number: int, pairs: list, lang: str
     `number`, as its select boxes do."""
     posted = [f"{left.pk}:{right.pk}" for left, right in pairs]
     return client.post(question_url(attempt, number, lang), {"choice": posted})
+
+
+GAPS_PROMPT_EN = (
+    "With 8 workers and a local batch of 32, one optimizer step sees [[1]] samples. "
+    "The workers sum their gradients with an [[2]], which PyTorch's [[3]] runs for them."
+)
+GAPS_PROMPT_FR = (
+    "Avec 8 nœuds et un lot local de 32, un pas de l’optimiseur voit [[1]] exemples. "
+    "Les nœuds somment leurs gradients par un [[2]], que le [[3]] de PyTorch fait pour eux."
+)
+
+
+def make_gaps(quiz: Quiz, number: int) -> Question:
+    """Turn question `number` of a `make_quiz` quiz into a gaps one of three gaps: a number
+    (256 right, 32 a known mistake with feedback), a choice (all-reduce right, broadcast and
+    all-gather wrong) and a short answer (DDP or DistributedDataParallel, right)."""
+    question = quiz.questions.get(position=number)
+    question.kind = "gaps"
+    question.gaps = ["numerical", "single", "short_answer"]
+    question.prompt_en, question.prompt_fr = GAPS_PROMPT_EN, GAPS_PROMPT_FR
+    question.save()
+    question.choices.all().delete()
+    rows = [
+        (1, "256", "256", True, "", ""),
+        (1, "32", "32", False, "That is one worker's batch.", "C’est le lot d’un seul nœud."),
+        (2, "all-reduce", "all-reduce", True, "", ""),
+        (2, "broadcast", "diffusion", False, "A broadcast sends, it does not sum.", ""),
+        (2, "all-gather", "all-gather", False, "", ""),
+        (3, "DDP", "DDP", True, "", ""),
+        (3, "DistributedDataParallel", "DistributedDataParallel", True, "", ""),
+    ]
+    for position, (gap, en, fr, correct, feedback_en, feedback_fr) in enumerate(rows, 1):
+        question.choices.create(
+            position=position,
+            gap=gap,
+            text_en=en,
+            text_fr=fr,
+            is_correct=correct,
+            feedback_en=feedback_en,
+            feedback_fr=feedback_fr,
+        )
+    return question
+
+
+def answer_gaps(client, attempt: Attempt, number: int, values: list, lang: str = "en"):
+    """Post `values` (a choice's pk or a text each) for the gaps of question `number`, in
+    order, as its inputs do."""
+    posted = [value.pk if isinstance(value, Choice) else value for value in values]
+    return client.post(question_url(attempt, number, lang), {"choice": posted})

@@ -996,6 +996,7 @@ def _question_replace(item: dict, target: dict, language: str) -> None:
         "partial_credit",
         "name",
         "variables",
+        "gaps",
         "units",
         "units_required",
         "units_left",
@@ -1011,6 +1012,10 @@ def _question_replace(item: dict, target: dict, language: str) -> None:
     for choice, target_choice in zip(item["choices"], target["choices"], strict=True):
         _texts_set(choice, target_choice, _CHOICE_TEXTS, language)
         target_choice["correct"] = bool(choice.get("correct"))
+        if "gap" in choice:
+            target_choice["gap"] = choice["gap"]
+        else:
+            target_choice.pop("gap", None)
 
 
 def _translation_copy(planner, item: dict, target: dict, origin, *, language: str) -> bool:

@@ -32,6 +32,7 @@ from quizzes.models import (
     Quiz,
     content_place,
     edited_choice,
+    prompts_of,
     translated_fields,
 )
 from quizzes.snapshots import markdown_lengths, quiz_length_problems, text_problems
@@ -228,12 +229,13 @@ QUESTION_KEYS = {
     "explanation",
     "guide_url",
     "variables",
+    "gaps",
     "choices",
     "units",
     "units_required",
     "units_left",
 }
-CHOICE_KEYS = {"position", "text", "match", "correct", "feedback", "tolerance", "credit"}
+CHOICE_KEYS = {"position", "gap", "text", "match", "correct", "feedback", "tolerance", "credit"}
 UNIT_KEYS = {"name", "multiplier"}
 MAX_UNITS = 50
 GUIDE_PATH_KEYS = {"slug", "title", "summary", "url", "position", "is_published"}
@@ -287,6 +289,20 @@ class _FileChecker:
         for problem in problems:
             self.error(place, problem)
         return calculated.stored_variables(parsed) if not problems else []
+
+    def gaps(self, data: dict, place: str, kind) -> list[str]:
+        """A gaps question's gaps, the kind of each in order, as `Question.gaps` keeps them;
+        the kind checks them with its prompt and choices."""
+        raw = data.get("gaps")
+        if raw in (None, []):
+            return []
+        if kind is not None and not kind.fills_prompt:
+            self.error(place, gettext("only gaps questions have gaps."))
+            return []
+        if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
+            self.error(place, gettext("gaps must be a list of the kinds of the gaps."))
+            return []
+        return raw
 
     def number(self, data: dict, key: str, place: str, default: int = 0) -> Decimal:
         """A choice's tolerance or credit, a unit's multiplier: a number (0.5) or a text of
@@ -545,6 +561,8 @@ def _quiz_parse(
                 "relative_tolerance": relative,
                 "credit": check.number(choice_item, "credit", choice_place),
             }
+            if "gap" in choice_item:
+                choice_fields["gap"] = check.typed(choice_item, "gap", choice_place, int, 0)
             choice = Choice(position=choice_position, **choice_fields)
             default_text = build_localized_fieldname("text", settings.LANGUAGE_CODE)
             check.model(choice, choice_place, ["question", *([] if needs_text else [default_text])])
@@ -553,9 +571,13 @@ def _quiz_parse(
         edited = [edited_choice(choice) for _position, choice in choices]
         variables = check.variables(item, question_place, kind)
         question_fields["variables"] = variables
+        question_fields["gaps"] = check.gaps(item, question_place, kind)
         problems = [*kind.problems(correct), *kind.value_problems(edited)] if kind else []
         if kind and not problems:
             problems = kind.variable_problems(variables, edited)
+        if kind and not problems:
+            prompts = prompts_of(question_fields)
+            problems = kind.gap_problems(question_fields["gaps"], prompts, edited)
         for problem in problems:
             check.error(question_place, problem)
         if kind and question_fields["partial_credit"] and not kind.several:
@@ -650,6 +672,8 @@ def quiz_export(*, quiz: Quiz) -> dict:
             item["partial_credit"] = True
         if question.variables:
             item["variables"] = _variables_export(question.variables)
+        if question.gaps:
+            item["gaps"] = list(question.gaps)
         item |= _texts_export(question)
         units = [
             {
@@ -666,6 +690,8 @@ def quiz_export(*, quiz: Quiz) -> dict:
         choices = []
         for choice_number, choice in enumerate(question.choices.all(), 1):
             choice_item = {"position": choice.position} if choice.position != choice_number else {}
+            if choice.gap:
+                choice_item["gap"] = choice.gap
             choice_item |= _texts_export(choice)
             choice_item["correct"] = choice.is_correct
             if choice.tolerance:

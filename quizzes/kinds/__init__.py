@@ -7,6 +7,7 @@ question's answers are offered to the kinds (the first that claims them reads th
 
 from quizzes.kinds.base import EditedChoice, Kind, Read
 from quizzes.kinds.calculated import Calculated
+from quizzes.kinds.gaps import Gaps
 from quizzes.kinds.matching import Matching
 from quizzes.kinds.multiple import MultipleChoice
 from quizzes.kinds.numerical import Numerical
@@ -39,6 +40,7 @@ KINDS: dict[str, Kind] = {
         ShortAnswer(),
         Ordering(),
         Matching(),
+        Gaps(),
     )
 }
 DEFAULT = SingleChoice.name

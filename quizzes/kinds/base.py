@@ -8,7 +8,8 @@ A kind is one module with one `Kind` subclass, listed in the registry
   (the admin, the quiz file and every import ask it);
   and `value_problems`, what is wrong with their values, for a kind whose choices are
   values (numerical) or pairs (matching); `texts_optional`, whether a choice may have no
-  text (a matching question's distractor);
+  text (a matching question's distractor); `gap_problems`, what is wrong with the gaps
+  of a gaps question's prompt and choices;
 - how it is answered: `form_field`, the form field of the learner's page and its widget
   (`input_template`), `picked`, the picks in its cleaned value, and `response`, what else
   of it is stored (a number typed, as `Answer.response`); an answer is stored as its picks
@@ -16,7 +17,8 @@ A kind is one module with one `Kind` subclass, listed in the registry
   answer (`services.answers_regrade` regrades those in SQL, the others by `picked` again);
 - how a response is graded: `grade`, a score from 0 to 1 (1 is right), and `accepts`,
   whether a response has the shape the kind takes at all;
-- its feedback: `review_template`, the answer's review under the question;
+- its feedback: `review_template`, the answer's review under the question; `fills_prompt`,
+  whether its inputs sit in the prompt (gaps), which its `input_template` then shows;
 - what the reports count: `several`, whether one answer holds several picks (the
   widgets and reviews say so too), and `typed`, whether it is answered by typing (the
   reports list its most frequent wrong responses);
@@ -43,12 +45,15 @@ from django.utils.functional import Promise
 @dataclass(frozen=True)
 class EditedChoice:
     """A choice as an editor left it, for `Kind.value_problems`: its text in each language
-    ({language: text}), its tolerance (a Decimal, or None where none was given) and its
-    right item in each language (a matching question's pair)."""
+    ({language: text}), its tolerance (a Decimal, or None where none was given), its
+    right item in each language (a matching question's pair), whether it is correct and
+    its gap (a gaps question's, from 1)."""
 
     texts: dict[str, str]
     tolerance: object = None
     matches: dict[str, str] = field(default_factory=dict)
+    correct: bool = False
+    gap: int = 0
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,7 @@ class Kind:
     typed = False
     input_template = "quizzes/_choice_inputs.html"
     review_template = "quizzes/_choice_review.html"
+    fills_prompt = False  # Its inputs sit in the prompt (gaps): the input template shows it.
     has_variables = False  # Drawn per attempt (calculated): `Question.variables` is its.
     in_gift = True  # GIFT writes it (calculated: GIFT has none, an export leaves it out).
     moodle_type: str
@@ -137,6 +143,12 @@ class Kind:
     def variable_problems(self, variables, choices: list[EditedChoice]) -> list[str]:
         """What is wrong with a question's variables (`Question.variables`) and its choices'
         formulas: nothing for a kind without variables (calculated has some)."""
+        return []
+
+    def gap_problems(self, gaps, prompts: dict[str, str], choices: list[EditedChoice]):
+        """What is wrong with a question's gaps (`Question.gaps`), the gaps of its prompt in
+        each language ({language: text}) and its choices' gaps: nothing for a kind without
+        gaps."""
         return []
 
     def form_field(self, choices: Iterable, question=None) -> forms.Field:

@@ -442,7 +442,12 @@ def _responses_regrade(questions: models.QuerySet[Question]) -> int:
     for question in questions.prefetch_related("choices"):
         choices = [_regraded_choice(choice) for choice in question.choices.all()]
         content = SimpleNamespace(
-            choices=choices, grading=question.grading, partial_credit=question.partial_credit
+            choices=choices,
+            grading=question.grading,
+            partial_credit=question.partial_credit,
+            case_sensitive=question.case_sensitive,
+            ignore_accents=question.ignore_accents,
+            gaps=tuple(question.gaps),
         )
         kind = question.type
         answers = (
@@ -506,4 +511,5 @@ def _regraded_choice(choice: Choice) -> SimpleNamespace:
         credit=choice.credit,
         text=Text.of(choice, "text"),
         match=Text.of(choice, "match"),
+        gap=choice.gap,
     )

@@ -114,18 +114,40 @@ EXAMPLES = {
             },
         ],
     },
+    "gaps": {
+        "kind": "gaps",
+        "prompt": {"en": "8 workers × 32 samples make [[1]] samples, summed by [[2]] in [[3]]."},
+        "gaps": ["numerical", "single", "short_answer"],
+        "choices": [
+            {"gap": 1, "text": {"en": "256"}, "correct": True},
+            {
+                "gap": 1,
+                "text": {"en": "32"},
+                "correct": False,
+                "tolerance": "0.5",
+                "credit": "0.25",
+                "feedback": {"en": "One worker's."},
+            },
+            {"gap": 2, "text": {"en": "an all-reduce"}, "correct": True},
+            {"gap": 2, "text": {"en": "a broadcast"}, "correct": False, "feedback": {"en": "No."}},
+            {"gap": 3, "text": {"en": "DDP"}, "correct": True, "feedback": {"en": "Yes."}},
+            {"gap": 3, "text": {"en": "*parallel*"}, "correct": False, "credit": "0.5"},
+        ],
+    },
 }
 # What a learner posts of each kind, right then wrong, where it is not the choices' ids.
 TYPED = {
     "numerical": (["1,024"], ["7"]),
     "calculated": (["1,024"], ["256.4"]),
     "short_answer": (["  All-Reduce "], ["broadcast"]),
+    "gaps": (["256", "3", "ddp"], ["7", "4", "FSDP"]),
 }
 # Written as itself unless a kind says otherwise; no values, no response, as picks do.
 _DEFAULTS = {
     "exported_as",
     "value_problems",
     "variable_problems",
+    "gap_problems",
     "response",
     "rematch",
     "for_question",
@@ -157,6 +179,7 @@ def _kept(example: dict) -> QuestionContent:
             text=Text((("en", choice.get("text", {}).get("en", "")),)),
             feedback=Text(()),
             match=Text((("en", choice.get("match", {}).get("en", "")),)),
+            gap=choice.get("gap", 0),
         )
         for pk, choice in enumerate(example["choices"], 1)
     )
@@ -172,6 +195,7 @@ def _kept(example: dict) -> QuestionContent:
         heading=Text(()),
         choices=choices,
         variables=calculated.parse_variables(example.get("variables"))[0],
+        gaps=tuple(example.get("gaps", ())),
     )
 
 
@@ -219,14 +243,23 @@ def test_its_example_is_a_good_question_that_its_right_answer_gets_full_marks(ki
             texts=choice.get("text", {}),
             tolerance=choice.get("tolerance"),
             matches=choice.get("match", {}),
+            correct=choice["correct"],
+            gap=choice.get("gap", 0),
         )
         for choice in example["choices"]
     ]
     assert kind.value_problems(edited) == []
     assert kind.variable_problems(example.get("variables"), edited) == []
+    prompts = {"en": example["prompt"]["en"], "fr": ""}
+    assert kind.gap_problems(example.get("gaps"), prompts, edited) == []
     question = _content(example)
     for posted, score in zip(_posted(question), (1, 0), strict=True):
-        form = AnswerForm(_post({"choice": posted}), choices=question.choices, kind=kind)
+        form = AnswerForm(
+            _post({"choice": posted}),
+            choices=question.choices,
+            kind=question.type,
+            question=question,
+        )
         assert form.is_valid(), form.errors
         picked = frozenset(choice.pk for choice in form.cleaned_data["choices"])
         response = form.cleaned_data["response"]
@@ -241,13 +274,18 @@ def test_an_answer_form_of_its_field_cleans_to_the_picks(kind):
     question = _content(EXAMPLES[kind.name])
     right = [choice.pk for choice in question.choices if choice.is_correct]
     posted, _wrong = _posted(question)
-    form = AnswerForm(_post({"choice": posted}), choices=list(question.choices), kind=question.type)
+    form = AnswerForm(
+        _post({"choice": posted}),
+        choices=list(question.choices),
+        kind=question.type,
+        question=question,
+    )
     assert form.is_valid(), form.errors
     assert [choice.pk for choice in form.cleaned_data["choices"]] == right
 
 
 # GIFT has no place for these kinds: its export leaves them out, saying so in a comment.
-GIFT_LEFT_OUT = {"calculated", "ordering"}
+GIFT_LEFT_OUT = {"calculated", "ordering", "gaps"}
 
 
 @pytest.mark.parametrize("fmt", ["gift", "moodle_xml"])
@@ -286,6 +324,7 @@ ANSWER_STEP = {
     "short_answer": 7,
     "ordering": 6,
     "matching": 6,
+    "gaps": 7,
 }
 
 

@@ -1,0 +1,329 @@
+"""Gaps (cloze): one text with several gaps, each a choice, a short answer or a number
+(Moodle's embedded answers, `multianswer`, qtype_multianswer).
+
+A question's prompt holds its gaps as `[[1]]`, `[[2]]`… (each once, in every language it
+is written in), and `Question.gaps` names the kind of each, in order: "single" (a select
+box of its choices), "short_answer" or "numerical" (typed). A choice belongs to the gap of
+its `gap` number, and is to that gap what it would be to a question of the gap's kind: a
+choice to pick, an accepted answer (the question's case and accents options apply), or a
+value with its tolerance; each with its credit and its feedback.
+
+The learner fills every gap: the page posts one value per gap, in order, under one name;
+the answer keeps them as a JSON list in `Answer.response` (a pick as its choice's id, a
+number as a plain decimal, a text as typed) and picks the choice each gap matched, if any.
+
+Grading, credit per gap: each gap is graded as a question of its kind, and the score is the
+mean of the gaps' scores.
+"""
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from types import SimpleNamespace
+from xml.etree import ElementTree as ET
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from quizzes.kinds.base import (
+    EditedChoice,
+    GiftReading,
+    GiftWriting,
+    Kind,
+    MoodleReading,
+    MoodleWriting,
+    Read,
+)
+from quizzes.kinds.numerical import Numerical
+from quizzes.kinds.short_answer import ShortAnswer
+from quizzes.kinds.single import SingleChoice
+
+MAX_GAPS = 8  # A paragraph's worth; their responses fit Answer.response together.
+MAX_TYPED = 100  # A gap holds a word, a term or a number.
+GAP = re.compile(r"\[\[([0-9]{1,3})\]\]")
+# The kinds a gap can be, by the name `Question.gaps` keeps.
+GAP_KINDS: dict[str, Kind] = {
+    kind.name: kind for kind in (SingleChoice(), ShortAnswer(), Numerical())
+}
+
+
+def gap_numbers(text: str) -> list[int]:
+    """The gaps a text holds, in the order they show ([[2]] then [[1]]: [2, 1])."""
+    return [int(number) for number in GAP.findall(text)]
+
+
+_BLANK = re.compile(r'<span class="gap-blank" data-gap="([0-9]+)">\([0-9]+\)</span>')
+
+
+def blanks(rendered):
+    """A prompt rendered to HTML (a `markup.Rendered`) with each gap [[n]] a numbered blank,
+    "(n)", where the learner's form puts the gap's input (`filled`)."""
+    html = GAP.sub(r'<span class="gap-blank" data-gap="\1">(\1)</span>', rendered.html)
+    return replace(rendered, html=html)
+
+
+def filled(html: str, inputs: dict[int, str]) -> str:
+    """A prompt's HTML with blanks (`blanks`) with each gap's blank replaced by its input
+    (HTML, safe): those it has none for stay blanks."""
+    return _BLANK.sub(lambda found: inputs.get(int(found.group(1)), found.group(0)), html)
+
+
+def sub_question(question, gap: int):
+    """Gap `gap` (from 1) of a gaps QuestionContent as a question of its own kind: its
+    choices those of the gap, in the order they are shown."""
+    fields = {
+        "kind": question.gaps[gap - 1],
+        "choices": tuple(choice for choice in question.choices if choice.gap == gap),
+    }
+    if isinstance(question, SimpleNamespace):  # A regrade's question.
+        return SimpleNamespace(**{**vars(question), **fields})
+    return replace(question, **fields)
+
+
+def kind_of(sub) -> Kind:
+    """The kind of a gap (`sub_question`), as it grades that gap."""
+    return GAP_KINDS[sub.kind].for_question(sub)
+
+
+def responses(response: str | None, count: int) -> list[str] | None:
+    """The gaps' responses a kept response holds, or None for a bad one."""
+    try:
+        values = json.loads(response or "")
+    except (ValueError, RecursionError):
+        return None
+    if (
+        not isinstance(values, list)
+        or len(values) != count
+        or not all(isinstance(value, str) for value in values)
+    ):
+        return None
+    return values
+
+
+def _choice_id(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 18 else None
+
+
+@dataclass(frozen=True)
+class GapAnswer:
+    """One gap of an answer: its number, the gap as a question of its kind, the response
+    kept for it (a pick's choice id, a number, a text), the choice it matched (None: none)
+    and its score."""
+
+    number: int
+    question: object
+    response: str
+    matched: object
+    score: float
+
+    @property
+    def is_choice(self) -> bool:
+        return self.question.kind == SingleChoice.name
+
+    @property
+    def shown(self) -> str:
+        """The response as the active language shows it (a pick: its choice's text)."""
+        if self.is_choice:
+            return str(self.matched.text) if self.matched is not None else ""
+        return kind_of(self.question).shown_response(self.response)
+
+    @property
+    def right_choices(self) -> list:
+        return [choice for choice in self.question.choices if choice.is_correct]
+
+
+def gap_answers(question, response: str | None, picked: Iterable[int] = ()) -> list[GapAnswer]:
+    """Each gap of a gaps QuestionContent with the learner's response (`Answer.response`)
+    and the choice it matched among `picked`; [] for a response that is none."""
+    values = responses(response, len(question.gaps))
+    if values is None:
+        return []
+    picked = frozenset(picked)
+    found = []
+    for number, value in enumerate(values, 1):
+        sub = sub_question(question, number)
+        mine = frozenset(choice.pk for choice in sub.choices) & picked
+        matched = next((choice for choice in sub.choices if choice.pk in mine), None)
+        score = kind_of(sub).grade(sub, mine, None if sub.kind == SingleChoice.name else value)
+        found.append(GapAnswer(number, sub, value, matched, score))
+    return found
+
+
+def gaps_problems(gaps, prompts: dict[str, str], choices: list[EditedChoice]) -> list[str]:
+    """What is wrong with a gaps question as an editor left it: its gaps' kinds, the gaps of
+    its prompt in each language ({language: text}) and the choices of each gap."""
+    if not isinstance(gaps, list | tuple) or not gaps:
+        return [gettext("A gaps question needs the kind of each of its gaps, in order.")]
+    if len(gaps) > MAX_GAPS:
+        message = gettext("A gaps question has at most %(limit)s gaps, not %(count)s.")
+        return [message % {"limit": MAX_GAPS, "count": len(gaps)}]
+    unknown = [str(kind) for kind in gaps if kind not in GAP_KINDS]
+    if unknown:
+        message = gettext("“%(kind)s” is no kind of gap: a gap is one of %(kinds)s.")
+        return [message % {"kind": unknown[0], "kinds": ", ".join(GAP_KINDS)}]
+    problems = []
+    wanted = list(range(1, len(gaps) + 1))
+    for language, text in prompts.items():
+        if text and sorted(gap_numbers(text)) != wanted:
+            message = gettext(
+                "prompt (%(language)s): write each gap once, [[1]] to [[%(count)s]], "
+                "where the learner fills it in."
+            )
+            problems.append(message % {"language": language, "count": len(gaps)})
+    for choice_number, choice in enumerate(choices, 1):
+        if choice.gap not in wanted:
+            message = gettext("choice %(number)s: give the number of its gap, 1 to %(count)s.")
+            problems.append(message % {"number": choice_number, "count": len(gaps)})
+    for number, kind_name in enumerate(gaps, 1):
+        kind = GAP_KINDS[kind_name]
+        mine = [choice for choice in choices if choice.gap == number]
+        if not mine:
+            problems.append(gettext("gap %(number)s has no choices.") % {"number": number})
+            continue
+        correct = [choice.correct for choice in mine]
+        for problem in [*kind.problems(correct), *kind.value_problems(mine)]:
+            problems.append(
+                gettext("gap %(number)s: %(problem)s") % {"number": number, "problem": problem}
+            )
+    return problems
+
+
+class GapsField(forms.Field):
+    """A value for each gap, in order, under one name, each cleaned by its gap's own field
+    (a choice's id, a text, a number): cleaned to those values, in the gaps' order."""
+
+    widget = forms.SelectMultiple
+    default_error_messages = {
+        "required": _("Fill in every gap."),
+        "invalid": _("Those are not this question's gaps. Fill in each gap shown."),
+        "gap": _("Gap %(number)s: %(problem)s"),
+    }
+
+    def __init__(self, *, fields: list[forms.Field], **kwargs):
+        super().__init__(**kwargs)
+        self.fields = fields
+
+    def to_python(self, value) -> tuple:
+        if not value:
+            return ()
+        if not isinstance(value, list | tuple) or len(value) != len(self.fields):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        if any(not str(posted).strip() for posted in value):
+            raise forms.ValidationError(self.error_messages["required"], code="required")
+        cleaned = []
+        for number, (field, posted) in enumerate(zip(self.fields, value, strict=True), 1):
+            if len(str(posted)) > MAX_TYPED:
+                problem = gettext("that is too long for a gap: %(count)s characters at most.")
+                problem %= {"count": MAX_TYPED}
+            else:
+                try:
+                    cleaned.append(field.clean(posted))
+                    continue
+                except forms.ValidationError as error:
+                    problem = error.messages[0]
+            message = self.error_messages["gap"] % {"number": number, "problem": problem}
+            raise forms.ValidationError(message, code="gap")
+        return tuple(cleaned)
+
+
+class Gaps(Kind):
+    name = "gaps"
+    label = _("Gaps (cloze)")
+    by_picks = False
+    in_gift = False  # GIFT has no embedded answers.
+    fills_prompt = True
+    input_template = "quizzes/_gap_inputs.html"
+    review_template = "quizzes/_gap_review.html"
+    moodle_type = "multianswer"
+    moodle_also_reads = ("cloze",)
+    moodle_penalty = "0.3333333"
+    # Bound to a question by `for_question`: its gaps' kinds and the question itself.
+    _gaps: tuple[str, ...] = ()
+    _question = None
+
+    def problems(self, correct: list[bool]) -> list[str]:
+        return []  # Each gap's choices are checked by its kind: `gap_problems`.
+
+    def gap_problems(self, gaps, prompts: dict[str, str], choices: list[EditedChoice]):
+        return gaps_problems(gaps, prompts, choices)
+
+    def form_field(self, choices, question=None) -> forms.Field:
+        shown = list(choices)
+        fields = []
+        for number in range(1, len(question.gaps) + 1):
+            sub = sub_question(question, number)
+            mine = [choice for choice in shown if choice.gap == number]
+            fields.append(kind_of(sub).form_field(mine, sub))
+        return GapsField(fields=fields)
+
+    def picked(self, value, choices) -> list[int]:
+        found = []
+        for number, (kind_name, cleaned) in enumerate(zip(self._gaps, value, strict=True), 1):
+            mine = [choice for choice in choices if choice.gap == number]
+            found += GAP_KINDS[kind_name].for_question(self._question).picked(cleaned, mine)
+        return found
+
+    def response(self, value) -> str | None:
+        kept = [
+            str(cleaned) if name == SingleChoice.name else GAP_KINDS[name].response(cleaned)
+            for name, cleaned in zip(self._gaps, value, strict=True)
+        ]
+        return json.dumps(kept, ensure_ascii=False)
+
+    def for_question(self, question) -> Kind:
+        bound = Gaps()
+        bound._gaps = tuple(getattr(question, "gaps", ()) or ())
+        bound._question = question
+        return bound
+
+    def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
+        choices = list(choices)
+        values = responses(response, len(self._gaps))
+        if values is None:
+            return []
+        found = []
+        for number, (kind_name, value) in enumerate(zip(self._gaps, values, strict=True), 1):
+            mine = [choice for choice in choices if choice.gap == number]
+            if kind_name == SingleChoice.name:
+                found += [choice.pk for choice in mine if choice.pk == _choice_id(value)]
+            else:
+                kind = GAP_KINDS[kind_name].for_question(self._question)
+                found += kind.rematch(value, mine, language)
+        return found
+
+    def accepts(self, question, picked: frozenset[int], response: str | None = None) -> bool:
+        values = responses(response, len(question.gaps))
+        if values is None:
+            return False
+        claimed = set()
+        for number, value in enumerate(values, 1):
+            sub = sub_question(question, number)
+            mine = frozenset(choice.pk for choice in sub.choices) & picked
+            claimed |= mine
+            if sub.kind == SingleChoice.name:
+                if mine != {_choice_id(value)}:
+                    return False
+            elif len(value) > MAX_TYPED or not kind_of(sub).accepts(sub, mine, value):
+                return False
+        return claimed == picked
+
+    def grade(self, question, picked: frozenset[int], response: str | None = None) -> float:
+        gaps = gap_answers(question, response, picked)
+        return sum(gap.score for gap in gaps) / len(gaps) if gaps else 0.0
+
+    def gift_claims(self, answers: str) -> bool:
+        return False  # GIFT has no embedded answers.
+
+    def gift_read(self, answers: str, reading: GiftReading, inherited_format: str) -> Read:
+        raise NotImplementedError  # Never asked: it claims no GIFT answers.
+
+    def gift_write(self, question: dict, writing: GiftWriting, general: str) -> list[str]:
+        raise NotImplementedError("GIFT has no embedded answers.")
+
+    def moodle_read(self, element: ET.Element, reading: MoodleReading) -> Read:
+        raise NotImplementedError
+
+    def moodle_write(self, element: ET.Element, question: dict, writing: MoodleWriting) -> None:
+        raise NotImplementedError

@@ -1,0 +1,83 @@
+"""A gaps question on its pages: the prompt with an input in each gap on the learner's
+form, and each gap's answer beside its right one in the reviews."""
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from quizzes.kinds.gaps import MAX_TYPED, filled, gap_answers
+from quizzes.kinds.numerical import Numerical
+from quizzes.kinds.short_answer import shown_answer
+from quizzes.kinds.single import SingleChoice
+from quizzes.markup.rendering import plain_title
+from quizzes.templatetags.numbers import value_of
+
+register = template.Library()
+
+
+@register.simple_tag
+def gap_prompt(question, choices, checked, invalid=False) -> SafeString:
+    """The prompt's HTML with an input in each gap: a select box of the gap's choices (as
+    the attempt shows them) or a text box, each holding what the learner posted
+    (`checked`, a refused answer shown again)."""
+    posted = list(checked or ())
+    inputs = {}
+    for number in range(1, len(question.gaps) + 1):
+        value = posted[number - 1] if len(posted) >= number else ""
+        label = gettext("Gap %(number)s") % {"number": number}
+        error = mark_safe(' aria-invalid="true" aria-describedby="choice-error"' if invalid else "")
+        kind = question.gaps[number - 1]
+        if kind == SingleChoice.name:
+            options = format_html_join(
+                "",
+                '<option value="{}"{}>{}</option>',
+                (
+                    (choice.pk, mark_safe(" selected") if str(choice.pk) == value else "", text)
+                    for choice in choices
+                    if choice.gap == number
+                    for text in [plain_title(str(choice.text))]
+                ),
+            )
+            inputs[number] = format_html(
+                '<select class="gap-input" name="choice" id="gap-{}" aria-label="{}"{}>'
+                '<option value="">{}</option>{}</select>',
+                number,
+                label,
+                error,
+                gettext("Choose…"),
+                options,
+            )
+        else:
+            inputs[number] = format_html(
+                '<input type="text" class="gap-input gap-{}" name="choice" id="gap-{}" '
+                'aria-label="{}" inputmode="{}" maxlength="{}" autocomplete="off" '
+                'autocapitalize="off" spellcheck="false" value="{}"{}>',
+                "number" if kind == Numerical.name else "text",
+                number,
+                label,
+                "decimal" if kind == Numerical.name else "text",
+                MAX_TYPED,
+                value,
+                error,
+            )
+    return mark_safe(filled(question.prompt.html, inputs))
+
+
+@register.simple_tag
+def gap_review(question, response, picked) -> list:
+    """Each gap of the learner's answer (`kinds.gaps.GapAnswer`), in order."""
+    return gap_answers(question, response, (choice.pk for choice in picked or ()))
+
+
+@register.filter
+def right_answer(gap) -> str:
+    """A gap's right answers as the learner is shown them: "128", "DDP / FSDP"."""
+    sub = gap.question
+    if sub.kind == Numerical.name:
+        shown = [value_of(choice, sub) for choice in gap.right_choices]
+    elif sub.kind == SingleChoice.name:
+        shown = [plain_title(str(choice.text)) for choice in gap.right_choices]
+    else:
+        shown = [shown_answer(str(choice.text)) for choice in gap.right_choices]
+    return " / ".join(shown)
