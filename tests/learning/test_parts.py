@@ -224,6 +224,8 @@ def _reads(node, defined: frozenset[str]) -> set[str]:
             found |= _reads(item, frozenset(names))
             if getattr(item, "asvar", None):  # {% url … as x %}, {% translate … as x %}
                 names.add(item.asvar)
+            if getattr(item, "target_var", None):  # A simple tag's {% … as x %}.
+                names.add(item.target_var)
         return found
     if isinstance(node, dict):
         return _reads(list(node.values()), defined)
