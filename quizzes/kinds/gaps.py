@@ -42,6 +42,7 @@ from quizzes.kinds.single import SingleChoice
 
 MAX_GAPS = 8  # A paragraph's worth; their responses fit Answer.response together.
 MAX_TYPED = 100  # A gap holds a word, a term or a number.
+MAX_RESPONSE = 2000  # Answer.response's length.
 GAP = re.compile(r"\[\[([0-9]{1,3})\]\]")
 # The kinds a gap can be, by the name `Question.gaps` keeps.
 GAP_KINDS: dict[str, Kind] = {
@@ -100,6 +101,16 @@ def responses(response: str | None, count: int) -> list[str] | None:
     ):
         return None
     return values
+
+
+def kept_response(kind_names: Iterable[str], cleaned: Iterable) -> str:
+    """What `Answer.response` keeps of the gaps' cleaned values (of these kinds, in order):
+    a JSON list of a pick's choice id, a number as a plain decimal, a text."""
+    kept = [
+        str(value) if name == SingleChoice.name else GAP_KINDS[name].response(value)
+        for name, value in zip(kind_names, cleaned, strict=True)
+    ]
+    return json.dumps(kept, ensure_ascii=False)
 
 
 def _choice_id(text: str) -> int | None:
@@ -199,11 +210,12 @@ class GapsField(forms.Field):
         "required": _("Fill in every gap."),
         "invalid": _("Those are not this question's gaps. Fill in each gap shown."),
         "gap": _("Gap %(number)s: %(problem)s"),
+        "too_long": _("Your answers are too long together: write less in the gaps."),
     }
 
-    def __init__(self, *, fields: list[forms.Field], **kwargs):
+    def __init__(self, *, kind_names: list[str], fields: list[forms.Field], **kwargs):
         super().__init__(**kwargs)
-        self.fields = fields
+        self.kind_names, self.fields = kind_names, fields
 
     def to_python(self, value) -> tuple:
         if not value:
@@ -225,6 +237,8 @@ class GapsField(forms.Field):
                     problem = error.messages[0]
             message = self.error_messages["gap"] % {"number": number, "problem": problem}
             raise forms.ValidationError(message, code="gap")
+        if len(kept_response(self.kind_names, cleaned)) > MAX_RESPONSE:
+            raise forms.ValidationError(self.error_messages["too_long"], code="too_long")
         return tuple(cleaned)
 
 
@@ -256,7 +270,7 @@ class Gaps(Kind):
             sub = sub_question(question, number)
             mine = [choice for choice in shown if choice.gap == number]
             fields.append(kind_of(sub).form_field(mine, sub))
-        return GapsField(fields=fields)
+        return GapsField(kind_names=list(question.gaps), fields=fields)
 
     def picked(self, value, choices) -> list[int]:
         found = []
@@ -266,11 +280,7 @@ class Gaps(Kind):
         return found
 
     def response(self, value) -> str | None:
-        kept = [
-            str(cleaned) if name == SingleChoice.name else GAP_KINDS[name].response(cleaned)
-            for name, cleaned in zip(self._gaps, value, strict=True)
-        ]
-        return json.dumps(kept, ensure_ascii=False)
+        return kept_response(self._gaps, value)
 
     def for_question(self, question) -> Kind:
         bound = Gaps()

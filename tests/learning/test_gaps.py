@@ -123,6 +123,27 @@ def test_a_lone_surrogate_in_a_gap_is_refused_not_a_500(client, cloze):
     assert not Answer.objects.exists()
 
 
+def test_gaps_too_long_together_for_the_response_are_refused(client, cloze):
+    """Each short text within its limit, but its escapes (a control character is kept as
+    six) past what an answer keeps: refused, not a database error."""
+    quiz = make_quiz(slug="long", questions=1)
+    question = make_gaps(quiz, 1)
+    question.gaps = ["short_answer"] * 8
+    question.prompt_en = " ".join(f"[[{n}]]" for n in range(1, 9))
+    question.prompt_fr = ""
+    question.save()
+    question.choices.update(gap=1)
+    for gap in range(2, 9):
+        question.choices.create(position=10 + gap, gap=gap, text_en="x", is_correct=True)
+    quiz.is_published = True
+    quiz.save()
+    attempt = start(client, quiz)
+    reply = client.post(question_url(attempt, 1), {"choice": ["a\x01" * 50] * 8})
+    assert reply.status_code == 400
+    assert "Your answers are too long together" in reply.content.decode()
+    assert not Answer.objects.exists()
+
+
 def test_answers_regrade_per_gap_when_a_gap_s_right_answer_changes(client, cloze):
     attempt = start(client, cloze, "en")
     choices = _choices(cloze)
