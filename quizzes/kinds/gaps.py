@@ -24,6 +24,7 @@ from types import SimpleNamespace
 from xml.etree import ElementTree as ET
 
 from django import forms
+from django.utils.text import Truncator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -173,7 +174,8 @@ def gaps_problems(gaps, prompts: dict[str, str], choices: list[EditedChoice]) ->
     unknown = [str(kind) for kind in gaps if kind not in GAP_KINDS]
     if unknown:
         message = gettext("“%(kind)s” is no kind of gap: a gap is one of %(kinds)s.")
-        return [message % {"kind": unknown[0], "kinds": ", ".join(GAP_KINDS)}]
+        kind = Truncator(unknown[0]).chars(11)  # A file's 10,000 characters: their start.
+        return [message % {"kind": kind, "kinds": ", ".join(GAP_KINDS)}]
     problems = []
     wanted = list(range(1, len(gaps) + 1))
     for language, text in prompts.items():
