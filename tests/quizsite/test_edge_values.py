@@ -29,7 +29,15 @@ from quizsite.adminsearch import BoundedSearchMixin
 from quizzes.interchange.importing import import_apply, import_plan
 from quizzes.interchange.quizfile import QuizFileError
 from quizzes.models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
-from tests.factories import answer, choice_of, make_guide, make_quiz, make_staff, start
+from tests.factories import (
+    answer,
+    choice_of,
+    make_gaps,
+    make_guide,
+    make_quiz,
+    make_staff,
+    start,
+)
 
 CSVS = ("report_attempts_csv", "report_questions_csv")
 RECORDED = (GuidePath, Quiz, Question, Choice, Attempt, Answer, AnswerChoice)
@@ -183,6 +191,9 @@ def test_every_learner_form_takes_every_edge_value(content):
     guide, quiz = content
     learner = Client(raise_request_exception=False)
     attempt = start(learner, quiz)
+    cloze = make_quiz(slug="cloze", questions=1)
+    make_gaps(cloze, 1)  # A form of several inputs in one prompt.
+    gaps = start(learner, cloze)
     done = start(learner, make_quiz(slug="done", questions=1))
     answer(learner, done, 1, choice_of(done.quiz, 1, correct=False))
     user = User.objects.create_user("edge-learner", "edge@example.com", "not-used")
@@ -194,6 +205,7 @@ def test_every_learner_form_takes_every_edge_value(content):
         reverse("quiz_start_over", args=[quiz.slug]),
         reverse("guide_detail", args=[guide.slug]),
         attempt.question_url(1),
+        gaps.question_url(1),
         reverse("results", args=[done.public_id]),
         reverse("login"),
         reverse("signup"),
