@@ -119,6 +119,7 @@ INSTALLED_APPS = [
     "quizzes.learning",
     "quizzes.reports",
     "quizzes.interchange",
+    "quizzes.classes",
     # Background tasks (the admin's large imports): Django 6's framework, or its backport on
     # Django 5.2, with the database backend; `manage.py db_worker` runs them.
     *(["django_tasks"] if django.VERSION < (6, 0) else []),
@@ -305,6 +306,10 @@ PASSWORD_RESET_EMAILS_PER_ACCOUNT_PER_DAY = env_int("PASSWORD_RESET_EMAILS_PER_A
 # Attempts started (Start, Start over, practice) per learner, and per client address, an hour.
 ATTEMPT_STARTS_PER_LEARNER_PER_HOUR = env_int("ATTEMPT_STARTS_PER_LEARNER_PER_HOUR", 60)
 ATTEMPT_STARTS_PER_ADDRESS_PER_HOUR = env_int("ATTEMPT_STARTS_PER_ADDRESS_PER_HOUR", 1200)
+# Class codes typed (quizzes/classes/views.py) per account, and per client address, an hour:
+# a code is short enough to read aloud, so it could be guessed but for these.
+CLASS_CODES_PER_ACCOUNT_PER_HOUR = env_int("CLASS_CODES_PER_ACCOUNT_PER_HOUR", 20)
+CLASS_CODES_PER_ADDRESS_PER_HOUR = env_int("CLASS_CODES_PER_ADDRESS_PER_HOUR", 200)
 # Tries at the account deletion's password, per account and hour.
 ACCOUNT_DELETE_LIMIT_PER_HOUR = env_int("ACCOUNT_DELETE_LIMIT_PER_HOUR", 5)
 # The site's own address, for the links of its emails: never the Host of the request that

@@ -25,6 +25,7 @@ urlpatterns += i18n_patterns(
     path("", include("guides.urls")),
     path("", include("quizzes.learning.urls")),
     path("", include("quizzes.reports.urls")),
+    path("", include("quizzes.classes.urls")),
 )
 
 handler400 = views.bad_request

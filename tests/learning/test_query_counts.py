@@ -275,6 +275,7 @@ def test_practice_post_and_its_pages(client, sized_quiz, django_assert_num_queri
 
 
 SIGNED_IN = 4  # The session, the user, and their permissions (the header's Reports link).
+LEARNER_CLASSES = 1  # My progress lists a signed-in learner's classes (quizzes/classes).
 
 
 def test_account_pages(client, quiz, django_user_model, django_assert_num_queries):
@@ -285,5 +286,5 @@ def test_account_pages(client, quiz, django_user_model, django_assert_num_querie
     client.force_login(django_user_model.objects.create_user("ada"))
     with django_assert_num_queries(SIGNED_IN):
         assert client.get("/en/accounts/delete/").status_code == 200
-    with django_assert_num_queries(SIGNED_IN + PROGRESS_PAGE):
+    with django_assert_num_queries(SIGNED_IN + PROGRESS_PAGE + LEARNER_CLASSES):
         assert client.get("/en/progress/").status_code == 200

@@ -26,9 +26,19 @@ from django.utils.http import urlsafe_base64_encode
 
 from guides.models import GuidePath
 from quizsite.adminsearch import BoundedSearchMixin
+from quizzes.classes.services import class_create, class_join
 from quizzes.interchange.importing import import_apply, import_plan
 from quizzes.interchange.quizfile import QuizFileError
-from quizzes.models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
+from quizzes.models import (
+    Answer,
+    AnswerChoice,
+    Attempt,
+    Choice,
+    Class,
+    Membership,
+    Question,
+    Quiz,
+)
 from tests.factories import (
     answer,
     choice_of,
@@ -40,7 +50,7 @@ from tests.factories import (
 )
 
 CSVS = ("report_attempts_csv", "report_questions_csv")
-RECORDED = (GuidePath, Quiz, Question, Choice, Attempt, Answer, AnswerChoice)
+RECORDED = (GuidePath, Quiz, Question, Choice, Attempt, Answer, AnswerChoice, Class, Membership)
 # Each field gets all of them, whatever it is meant to hold: a number field a date, a date
 # field a 5,000-digit number.
 EDGES = [
@@ -215,10 +225,16 @@ def test_every_learner_form_takes_every_edge_value(content):
     forms = [form for page in pages for form in forms_of(learner, page)]
     signed_in = Client(raise_request_exception=False)
     signed_in.force_login(user)
-    own = forms_of(signed_in, reverse("account_delete")) + forms_of(signed_in, reverse("progress"))
+    klass = class_create(name="Edge class", instructor=make_staff("edge-teacher", "Instructors"))
+    own = [
+        form
+        for page in (reverse("account_delete"), reverse("progress"), reverse("class_join"))
+        for form in forms_of(signed_in, page)
+    ]
+    own += forms_of(signed_in, klass.join_url())  # Its form has no field but the token.
     names = {name for form in forms + own for name in form.names}
     assert {"choice", "start_over", "username", "password1", "email", "new_password1"} <= names
-    assert {"attempts", "password"} <= names
+    assert {"attempts", "password", "code"} <= names
     _each_edge(learner, forms)
     _each_edge(signed_in, own)
 
@@ -230,12 +246,20 @@ def test_every_instructor_form_takes_every_edge_value(content):
     answer(learner, attempt, 1, choice_of(quiz, 1, correct=True))
     answer(learner, attempt, 2, choice_of(quiz, 2, correct=False))
     instructor = Client(raise_request_exception=False)
-    instructor.force_login(make_staff("edge-instructor", "Instructors"))
+    teacher = make_staff("edge-instructor", "Instructors")
+    instructor.force_login(teacher)
+    klass = class_create(name="Edge class", instructor=teacher)
+    member = User.objects.create_user("edge-member", password="not-used")
+    class_join(klass=klass, learner=member)
     forms = forms_of(instructor, reverse("reports"))
+    for page in (reverse("classes"), klass.get_absolute_url()):
+        forms += forms_of(instructor, page)
+    forms += forms_of(instructor, reverse("class_remove", args=[klass.pk, member.pk]))
     # Filtered, so that the links to the exports carry the filters too.
     forms += forms_of(instructor, reverse("report_quiz", args=[quiz.slug]) + "?attempts=all")
     names = {name for form in forms for name in form.names}
     assert {"date_from", "date_to", "language", "attempts", "practice", "sort"} <= names
+    assert {"name", "joining"} <= names
     actions = {form.action for form in forms}
     assert {reverse(name, args=[quiz.slug]) for name in CSVS} <= actions
     _each_edge(instructor, forms)

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from quizzes.classes import views as classes
+
+urlpatterns = [
+    path("classes/", classes.class_list, name="classes"),
+    path("classes/<int:class_id>/", classes.class_detail, name="class_detail"),
+    path("classes/<int:class_id>/joining/", classes.class_joining, name="class_joining"),
+    path(
+        "classes/<int:class_id>/learners/<int:learner_id>/remove/",
+        classes.class_remove,
+        name="class_remove",
+    ),
+    path("join/", classes.join_by_code, name="class_join"),
+    path("join/<slug:token>/", classes.join_link, name="class_join_link"),
+]

@@ -1,0 +1,142 @@
+"""Classes: an instructor's classes and rosters, and the pages where learners join one."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from quizsite.ratelimit import ratelimit
+from quizzes.classes import selectors, services
+from quizzes.classes.forms import ClassForm, JoinCodeForm, JoiningForm
+from quizzes.models import Class
+
+
+def _get_class_for(request: HttpRequest, class_id: int) -> Class:
+    """The class if the user teaches it; any other class is not found, as one that isn't."""
+    klass = selectors.class_for_instructor(class_id=class_id, user=request.user)
+    if klass is None:
+        raise Http404(_("There is no class of yours at this address."))
+    return klass
+
+
+@login_required
+@permission_required("quizzes.add_class", raise_exception=True)
+@require_http_methods(["GET", "HEAD", "POST"])
+def class_list(request: HttpRequest) -> HttpResponse:
+    """The instructor's classes, and the form that makes one."""
+    form = ClassForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        klass = services.class_create(name=form.cleaned_data["name"], instructor=request.user)
+        messages.success(request, _("Your class is made: give your learners its link or code."))
+        return redirect(klass)
+    classes = selectors.classes_taught(user=request.user)
+    status = 400 if form.is_bound else 200
+    return render(
+        request, "quizzes/classes/index.html", {"classes": classes, "form": form}, status=status
+    )
+
+
+@login_required
+@require_safe
+def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
+    """The roster, the join link and code, and the buttons that change them."""
+    klass = _get_class_for(request, class_id)
+    context = {
+        "klass": klass,
+        "roster": selectors.class_roster(klass=klass),
+        "join_link": request.build_absolute_uri(klass.join_url()),
+    }
+    return render(request, "quizzes/classes/detail.html", context)
+
+
+@login_required
+@require_POST
+def class_joining(request: HttpRequest, class_id: int) -> HttpResponse:
+    """Close joining, or open it again."""
+    klass = _get_class_for(request, class_id)
+    form = JoiningForm(request.POST)
+    if not form.is_valid():
+        return render(request, "400.html", status=400)
+    services.class_joining_set(klass=klass, joining_open=form.joining_open)
+    if klass.joining_open:
+        messages.success(request, _("Joining is open: learners can join with the link or code."))
+    else:
+        messages.success(request, _("Joining is closed: the link and code no longer work."))
+    return redirect(klass)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def class_remove(request: HttpRequest, class_id: int, learner_id: int) -> HttpResponse:
+    """Asks, then takes a learner out of the class (POST); their attempts stay."""
+    klass = _get_class_for(request, class_id)
+    entry = selectors.roster_entry(klass=klass, learner_id=learner_id)
+    if entry is None:
+        raise Http404(_("This learner is not in this class."))
+    if request.method == "POST":
+        services.membership_remove(klass=klass, learner_id=learner_id)
+        messages.success(
+            request,
+            _("%(name)s is no longer in this class; their attempts stay.") % {"name": entry.name},
+        )
+        return redirect(klass)
+    return render(request, "quizzes/classes/remove.html", {"klass": klass, "entry": entry})
+
+
+# Codes are short enough to guess, so each account, and each address (a classroom behind one
+# is many learners), may type so many an hour, then gets the 429 page.
+_codes_per_address = ratelimit("class-codes", limit="CLASS_CODES_PER_ADDRESS_PER_HOUR", per=3600)
+_codes_per_account = ratelimit(
+    "account-class-codes",
+    limit="CLASS_CODES_PER_ACCOUNT_PER_HOUR",
+    per=3600,
+    by=lambda request: str(request.user.pk),
+)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+@_codes_per_address
+@_codes_per_account
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    """The code typed, then on to its class's join page."""
+    form = JoinCodeForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            klass = selectors.class_by_code(code=form.cleaned_data["code"])
+            if klass is not None:
+                return redirect(klass.join_url())
+            form.add_error("code", _("No class has this code: check it with your instructor."))
+            status = 404
+    return render(request, "quizzes/classes/join_code.html", {"form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def join_link(request: HttpRequest, token: str) -> HttpResponse:
+    """What the learner joins and a button (GET); joining (POST), harmless a second time."""
+    klass = selectors.class_by_token(token=token)
+    if klass is None:
+        raise Http404(_("There is no class at this address: ask your instructor for its link."))
+    if request.method == "POST":
+        try:
+            _membership, joined = services.class_join(klass=klass, learner=request.user)
+        except services.JoiningClosed:
+            return _closed(request, klass)
+        if joined:
+            messages.success(request, _("You joined %(name)s.") % {"name": klass.name})
+        else:
+            messages.success(request, _("You are already in %(name)s.") % {"name": klass.name})
+        return redirect("progress")
+    member = selectors.is_member(klass=klass, user=request.user)
+    if not member and not klass.joining_open:
+        return _closed(request, klass)
+    return render(request, "quizzes/classes/join.html", {"klass": klass, "member": member})
+
+
+def _closed(request: HttpRequest, klass: Class) -> HttpResponse:
+    return render(request, "quizzes/classes/closed.html", {"klass": klass}, status=403)
