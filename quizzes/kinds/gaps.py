@@ -375,6 +375,13 @@ class Gaps(Kind):
                     "counts in none of them."
                 )
             )
+        if element.find("answer") is not None or element.find("subquestion") is not None:
+            warnings.append(
+                gettext(
+                    "not kept: its <answer> and <subquestion> elements: an embedded answers "
+                    "question's gaps are the markers in its text, as Moodle writes them."
+                )
+            )
         weights = [_gap_weight(gap.weight) for gap in found.gaps]
         if len(set(weights)) > 1:
             message = gettext(

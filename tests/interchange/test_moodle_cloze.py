@@ -15,7 +15,7 @@ from quizzes.interchange.importing import import_apply, import_plan
 from quizzes.interchange.moodle_xml import moodle_xml_export, moodle_xml_parse
 from quizzes.kinds.gaps import MAX_GAPS
 from quizzes.models import ContentImage, Question, Quiz
-from tests.factories import make_gaps, make_quiz
+from tests.factories import answer_gaps, make_gaps, make_quiz, question_url, start
 from tests.samples import PNG, b64
 
 FIXTURES = Path(__file__).parent / "moodle_fixtures"
@@ -102,7 +102,7 @@ def test_moodles_own_cloze_with_images_comes_with_every_gap_and_image():
 
 
 @pytest.mark.django_db
-def test_moodles_own_cloze_is_stored_and_its_export_reads_back_unchanged():
+def test_moodles_own_cloze_is_stored_answered_and_its_export_reads_back_unchanged(client):
     plan = import_plan(
         content=(FIXTURES / "multianswer.xml").read_bytes(), file_format="moodle-xml"
     )
@@ -119,6 +119,16 @@ def test_moodles_own_cloze_is_stored_and_its_export_reads_back_unchanged():
         (5, "*", False, "0.00000"),
     ]
     assert ContentImage.objects.count() == 3
+    Quiz.objects.update(is_published=True)
+    attempt = start(client, question.quiz)
+    page = client.get(question_url(attempt, 1)).content.decode()
+    assert page.count('<select class="gap-input" name="choice"') == 4
+    assert 'The capital of France is <input type="text" class="gap-input gap-text"' in page
+    assert "[[" not in page
+    choices = list(question.choices.order_by("position"))
+    right = [choices[0].pk, choices[3].pk, choices[4].pk, choices[7].pk, "marseille"]
+    answer_gaps(client, attempt, 1, right)
+    assert str(attempt.answers.get().credit) == "0.90000"  # Marseille: half of one gap of 5.
     export = quizzes_export(quizzes=[question.quiz], file_format="moodle-xml", language="en")
     assert "{1:MULTICHOICE:=California#OK~Arizona#Wrong}" in export.content.decode()
     again = import_plan(
@@ -298,6 +308,24 @@ def test_what_is_lost_is_a_warning():
         "gap 1: a penalty is lost: the answers weighted -50% count as wrong (0)."
     ]
     assert warnings("{2:SA:=a} {2:MCS:=b~c} {2:NM:=1}") == []
+
+
+def test_answers_beside_the_markers_are_not_kept_saying_so():
+    xml = (
+        '<quiz><question type="multianswer"><name><text>Q</text></name>'
+        "<questiontext><text>It is {1:SA:=this}.</text></questiontext>"
+        '<answer fraction="100"><text>that</text></answer>'
+        "<subquestion><text>Other</text></subquestion></question></quiz>"
+    )
+    parsed = moodle_xml_parse(xml.encode(), language="en")
+    assert parsed.quizzes[0]["questions"][0]["choices"] == [gap_choice(1, "this", True)]
+    assert parsed.warnings == [
+        (
+            "question 1 (“Q”)",
+            "not kept: its <answer> and <subquestion> elements: an embedded answers question's "
+            "gaps are the markers in its text, as Moodle writes them.",
+        )
+    ]
 
 
 def test_a_multiple_response_gap_leaves_its_question_out():
