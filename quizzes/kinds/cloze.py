@@ -26,7 +26,7 @@ _SHOWN = 30  # Characters of a marker a message quotes.
 # A gap in a text while it is read from its format: noncharacters, which no conversion
 # to Markdown escapes, around its number.
 _HELD = "\ufdd2"
-_HELD_GAP = re.compile(_HELD + r"([0-9]+)" + _HELD)
+_HELD_GAP = re.compile(_HELD + r"([0-9]+)" + _HELD + r"(\()?")
 
 # Moodle's types (ANSWER_TYPE_DEF_REGEX), each as (the kind of gap, case-sensitive or
 # shuffled); None for the multiple-response ones, a gap of several answers.
@@ -195,7 +195,7 @@ def numerical(text: str) -> tuple[str, str]:
 def with_gaps(text: str) -> str:
     """A text read from its format with its held gaps as [[1]], [[2]]…: a "(" right after a
     gap escaped, which would make it a link."""
-    return _HELD_GAP.sub(r"[[\1]]", text).replace("]](", "]]\\(")
+    return _HELD_GAP.sub(lambda gap: f"[[{gap.group(1)}]]" + ("\\(" if gap.group(2) else ""), text)
 
 
 def marker(type_name: str, answers: list[Answer]) -> str:

@@ -282,8 +282,9 @@ def test_characters_of_markdown_and_of_the_syntax_are_not_mangled():
 
 
 def test_a_gap_right_before_brackets_stays_a_gap():
-    assert read("{1:SA:=5}(cm) and {1:SA:=6}[m]", text_format="markdown")["prompt"] == {
-        "en": "[[1]]\\(cm) and [[2]][m]"
+    text = "{1:SA:=5}(cm) and {1:SA:=6}[m], [a [b]](https://example.org/)"
+    assert read(text, text_format="markdown")["prompt"] == {
+        "en": "[[1]]\\(cm) and [[2]][m], [a [b]](https://example.org/)"
     }
 
 
