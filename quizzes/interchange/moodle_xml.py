@@ -12,6 +12,7 @@ import binascii
 import hashlib
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
@@ -147,7 +148,7 @@ class _Reader:
             return None
         texts = _Texts(reader=self, place=place, files=files, fields=_fields(element))
         question_text = element.find("questiontext")
-        question = {"prompt": texts.text(question_text)}
+        question = {"prompt": texts.text(question_text, kind.moodle_prompt)}
         if old_image:
             texts.used.add(old_image)
             message = gettext(
@@ -307,22 +308,25 @@ class _Texts:
         self.used.add(name)
         return common.image_reference(self.files[name][0])
 
-    def text(self, element: ET.Element | None) -> dict[str, str]:
-        """The text of `element` (its <text>, in its format) as {language: Markdown}."""
+    def text(self, element: ET.Element | None, read_as: Callable | None = None) -> dict[str, str]:
+        """The text of `element` (its <text>, in its format) as {language: Markdown};
+        `read_as(text, read)`, where given, reads it with `read` (a kind's `moodle_prompt`)."""
         if element is None:
             return {}
         self.reading = self.fields.get(id(element), ("", element.tag))
         text_format = _FORMATS.get(element.get("format", ""), self.default_format)
-        texts, dropped = common.to_markdown_texts(
-            element.findtext("text") or "",
-            text_format,
-            language=self.reader.language,
-            image_src=self.image_src,
-        )
-        if dropped:
-            message = gettext("HTML tags dropped, their text kept: %(tags)s.")
-            self.warnings.append((self.place, message % {"tags": ", ".join(dropped)}))
-        return texts
+
+        def read(text: str) -> dict[str, str]:
+            texts, dropped = common.to_markdown_texts(
+                text, text_format, language=self.reader.language, image_src=self.image_src
+            )
+            if dropped:
+                message = gettext("HTML tags dropped, their text kept: %(tags)s.")
+                self.warnings.append((self.place, message % {"tags": ", ".join(dropped)}))
+            return texts
+
+        source = element.findtext("text") or ""
+        return read_as(source, read) if read_as else read(source)
 
 
 def moodle_xml_parse(

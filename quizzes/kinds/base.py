@@ -26,14 +26,15 @@ A kind is one module with one `Kind` subclass, listed in the registry
   in a quiz that shuffles choices, and `shuffles_always`, whether they are shuffled even in
   a quiz that doesn't (an ordering's items, never shown in their right order);
 - how the file formats read and write it: `gift_claims`, `gift_read`, `gift_write`,
-  `moodle_type`, `moodle_penalty`, `moodle_read`, `moodle_write`, `exported_as`.
+  `moodle_type`, `moodle_penalty`, `moodle_prompt`, `moodle_read`, `moodle_write`,
+  `exported_as`.
 
 Kinds know no model: they see the snapshots of quizzes/snapshots.py and the quiz-file
 dicts of quizzes/interchange/ by their attributes and keys, so that the models, the
 subsystems and the formats can all import them.
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 from xml.etree import ElementTree as ET
@@ -201,6 +202,13 @@ class Kind:
         """The lines of a quiz-file question's answers, from its opening brace on;
         `general` is its explanation as GIFT writes it, to end them with."""
         raise NotImplementedError
+
+    def moodle_prompt(self, text: str, read: Callable[[str], dict[str, str]]) -> dict[str, str]:
+        """A Moodle XML question's text (its <questiontext>'s, as written) as its prompt,
+        {language: Markdown}: `read` converts a text from its format. A kind that keeps
+        something of its own in that text (a multianswer's embedded answers) takes it out
+        first."""
+        return read(text)
 
     def moodle_read(self, element: ET.Element, reading: MoodleReading) -> Read:
         raise NotImplementedError

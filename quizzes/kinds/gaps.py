@@ -16,9 +16,10 @@ Grading, credit per gap: each gap is graded as a question of its kind, and the s
 mean of the gaps' scores.
 """
 
+import html
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from xml.etree import ElementTree as ET
@@ -28,6 +29,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from quizzes.kinds import cloze, numerical
 from quizzes.kinds.base import (
     EditedChoice,
     GiftReading,
@@ -252,8 +254,8 @@ class Gaps(Kind):
     fills_prompt = True
     input_template = "quizzes/_gap_inputs.html"
     review_template = "quizzes/_gap_review.html"
-    moodle_type = "multianswer"
-    moodle_also_reads = ("cloze",)
+    moodle_type = "cloze"  # Moodle's XML export names its multianswer questions so.
+    moodle_also_reads = ("multianswer",)
     moodle_penalty = "0.3333333"
     # Bound to a question by `for_question`: its gaps' kinds and the question itself.
     _gaps: tuple[str, ...] = ()
@@ -334,8 +336,169 @@ class Gaps(Kind):
     def gift_write(self, question: dict, writing: GiftWriting, general: str) -> list[str]:
         raise NotImplementedError("GIFT has no embedded answers.")
 
+    def moodle_prompt(self, text: str, read: Callable[[str], dict[str, str]]) -> dict[str, str]:
+        """The text with each embedded answer a gap, [[1]], [[2]]…, where it was: held as
+        its number while the text is read from its format, which would escape brackets."""
+        found = cloze.read(text)
+        if found.problem:
+            return read(text)  # `moodle_read` leaves the question out, saying why.
+        return {code: cloze.with_gaps(value) for code, value in read(found.held).items()}
+
     def moodle_read(self, element: ET.Element, reading: MoodleReading) -> Read:
-        raise NotImplementedError
+        """The embedded answers of its text (Moodle's cloze syntax, quizzes/kinds/cloze.py),
+        each gap read as a question of its kind would be (its answers' weights, texts and
+        feedback in the text's format); what a gap can't be here leaves the question out,
+        what is lost is a warning."""
+        found = cloze.read(element.findtext("questiontext/text") or "")
+        if found.problem:
+            return Read(problem=found.problem)
+        if not found.gaps:
+            message = gettext(
+                "an embedded answers question without an embedded answer "
+                "({1:SHORTANSWER:=answer}…) in its text: it has no gaps."
+            )
+            return Read(problem=message)
+        if len(found.gaps) > MAX_GAPS:
+            message = gettext("%(count)s embedded answers: a gaps question has at most %(limit)s.")
+            return Read(problem=message % {"count": len(found.gaps), "limit": MAX_GAPS})
+        gaps, choices, warnings = [], [], []
+        shuffled, case_sensitive = [], []
+        for number, gap in enumerate(found.gaps, 1):
+            read = _moodle_gap(number, gap, reading)
+            if read.problem:
+                return read
+            kind_name = read.fields["kind"]
+            gaps.append(kind_name)
+            choices += [{**choice, "gap": number} for choice in read.fields["choices"]]
+            warnings += read.warnings
+            if kind_name == SingleChoice.name:
+                shuffled.append(not read.fields.get("keep_choice_order"))
+            elif kind_name == ShortAnswer.name:
+                case_sensitive.append(bool(read.fields.get("case_sensitive")))
+        fields = {"kind": self.name, "gaps": gaps, "choices": choices}
+        if not all(shuffled):
+            fields["keep_choice_order"] = True
+        if case_sensitive and all(case_sensitive):
+            fields["case_sensitive"] = True
+        elif any(case_sensitive):
+            warnings.append(
+                gettext(
+                    "some short-answer gaps are case-sensitive and others not: here case "
+                    "counts in none of them."
+                )
+            )
+        if element.find("answer") is not None or element.find("subquestion") is not None:
+            warnings.append(
+                gettext(
+                    "not kept: its <answer> and <subquestion> elements: an embedded answers "
+                    "question's gaps are the markers in its text, as Moodle writes them."
+                )
+            )
+        weights = [_gap_weight(gap.weight) for gap in found.gaps]
+        if len(set(weights)) > 1:
+            message = gettext(
+                "the gaps are weighted %(weights)s: here each gap earns an equal share."
+            )
+            warnings.append(message % {"weights": ", ".join(weights)})
+        return Read(fields=fields, warnings=tuple(warnings))
 
     def moodle_write(self, element: ET.Element, question: dict, writing: MoodleWriting) -> None:
-        raise NotImplementedError
+        """Each gap written as a question of its kind, whose answers become its marker in the
+        question's text, where the prompt has the gap; a gap the prompt lacks in the file's
+        language goes at the text's end. The files the markers show go with the text."""
+        question_text = element.find("questiontext")
+        markers = {}
+        for number, kind_name in enumerate(question.get("gaps") or [], 1):
+            sub = ET.Element("question")
+            mine = [choice for choice in question.get("choices", []) if choice.get("gap") == number]
+            written = {
+                "kind": kind_name,
+                "choices": mine,
+                "case_sensitive": question.get("case_sensitive"),
+                "keep_choice_order": question.get("keep_choice_order"),
+            }
+            GAP_KINDS[kind_name].moodle_write(sub, written, writing)
+            markers[number] = _marker(kind_name, sub)
+            names = {(file.get("path"), file.get("name")) for file in question_text.iter("file")}
+            for file in sub.iter("file"):
+                if (file.get("path"), file.get("name")) not in names:
+                    question_text.append(file)
+                    names.add((file.get("path"), file.get("name")))
+        text = question_text.find("text")
+        text.text = GAP.sub(lambda gap: markers.pop(int(gap.group(1)), gap.group()), text.text)
+        if markers:
+            text.text = " ".join([text.text, *markers.values()]).strip()
+
+
+def _gap_weight(weight: str) -> str:
+    """A gap's weight as its marker writes it (`{2:`), as a number: none is 1."""
+    if not weight:
+        return "1"
+    weight = weight.lstrip("0") or "0"
+    return weight if len(weight) <= 10 else weight[:10] + "…"
+
+
+def _moodle_gap(number: int, gap: cloze.Gap, reading: MoodleReading) -> Read:
+    """A gap's answers read as a Moodle XML question of its kind would be: its fields, with
+    its kind, or why it can't be a gap (the problem naming the gap)."""
+
+    def problem(text: str) -> Read:
+        message = gettext("gap %(number)s: %(problem)s")
+        return Read(problem=message % {"number": number, "problem": text})
+
+    if gap.type not in cloze.TYPES:
+        message = gettext(
+            "Moodle has no embedded answer of type “%(type)s” (a plugin's?): it can't be read."
+        )
+        return problem(message % {"type": gap.type[:30]})
+    read_as = cloze.TYPES[gap.type]
+    if read_as is None:
+        message = gettext("“%(type)s” takes several answers: a gap here takes one.")
+        return problem(message % {"type": gap.type})
+    kind_name, option = read_as
+    sub = ET.Element("question")
+    if kind_name == SingleChoice.name:
+        ET.SubElement(sub, "single").text = "true"
+        ET.SubElement(sub, "shuffleanswers").text = "true" if option else "false"
+    if kind_name == ShortAnswer.name:
+        ET.SubElement(sub, "usecase").text = "1" if option else "0"
+    for answer in gap.answers:
+        item = ET.SubElement(sub, "answer", {"fraction": answer.weight})
+        if kind_name == SingleChoice.name:
+            ET.SubElement(item, "text").text = answer.text
+        else:  # As Moodle reads them: its entities decoded, whatever the text's format.
+            text = html.unescape(answer.text).strip()
+            if kind_name == Numerical.name:
+                if len(text) > numerical.MAX_CHARACTERS:
+                    message = gettext("the numerical answer “%(answer)s” is not a number.")
+                    return problem(message % {"answer": text[:30] + "…"})
+                text, tolerance = cloze.numerical(text)
+                ET.SubElement(item, "tolerance").text = tolerance
+            ET.SubElement(item, "text").text = text
+        if answer.feedback:
+            ET.SubElement(ET.SubElement(item, "feedback"), "text").text = answer.feedback
+    read = GAP_KINDS[kind_name].moodle_read(sub, reading)
+    if read.problem:
+        return problem(read.problem)
+    warnings = tuple(
+        gettext("gap %(number)s: %(problem)s") % {"number": number, "problem": warning}
+        for warning in read.warnings
+    )
+    return Read(fields={**read.fields, "kind": kind_name}, warnings=warnings)
+
+
+def _marker(kind_name: str, sub: ET.Element) -> str:
+    """The marker of a gap written as a Moodle XML question of its kind (`sub`)."""
+    plain, other = cloze.WRITTEN[kind_name]
+    option = (sub.findtext("usecase") == "1") or (sub.findtext("shuffleanswers") == "true")
+    answers = []
+    for answer in sub.findall("answer"):
+        text = answer.findtext("text") or ""
+        tolerance = answer.findtext("tolerance") or "0"
+        if kind_name == Numerical.name and tolerance != "0":
+            text = f"{text}:{tolerance}"
+        if kind_name != SingleChoice.name:
+            text = text.replace("&", "&amp;")  # Moodle decodes their entities.
+        feedback = answer.findtext("feedback/text") or ""
+        answers.append(cloze.Answer(answer.get("fraction", "0"), text, feedback))
+    return cloze.marker(other if option else plain, answers)

@@ -241,16 +241,11 @@ def test_a_gift_text_that_shows_a_moodle_file_is_left_out_named():
 
 
 def test_moodle_19_images_come_along_with_their_prompt():
-    """Moodle's own file of questions with the old <image> and <image_base64>."""
+    """Moodle's own file of questions with the old <image> and <image_base64>: a cloze
+    question and a multiple-choice one, which show the same image."""
     content = (FIXTURES / "sample_questions_with_old_image_tag.xml").read_bytes()
-    plan = plan_of(content, "moodle-xml", import_rest=True)
-    assert plan.problems == (
-        (
-            "question 1 (“cloze question with image”)",
-            "an embedded answers (cloze) question (Moodle type “cloze”): "
-            "this site has no such question.",
-        ),
-    )
+    plan = plan_of(content, "moodle-xml")
+    assert plan.problems == ()
     assert (
         "question 2 (“mcq with image”)",
         "the image “moodle.png” (Moodle 1.9's <image>) has no alt text: its file name is its "
@@ -258,11 +253,13 @@ def test_moodle_19_images_come_along_with_their_prompt():
     ) in plan.warnings
     import_apply(plan=plan)
     (image,) = ContentImage.objects.all()
-    question = Question.objects.get()
+    cloze, question = Question.objects.order_by("position")
     assert question.prompt_en == (
         'This is a multichoice question with an image in the old "image" field that was used '
         f"in Moodle 1.9\n\n![moodle.png](/media/{image.file.name})"
     )
+    assert cloze.kind == "gaps" and cloze.gaps == ["single"] * 4 + ["short_answer"]
+    assert cloze.prompt_en.endswith(f"[[5]].\\<br />\n\n![moodle.png](/media/{image.file.name})")
     assert default_storage.exists(image.file.name)
 
 

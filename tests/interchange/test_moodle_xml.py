@@ -107,7 +107,12 @@ def test_types_this_site_lacks_are_refused_one_message_each():
         # Read by the matching kind, which finds it has no pairs.
         ("question 7 (“Match”)", "a matching question needs at least two pairs."),
         ("question 8 (“Essay”)", refused % ("an essay question", "essay")),
-        ("question 9 (“Cloze”)", refused % ("an embedded answers (cloze) question", "cloze")),
+        # Read by the gaps kind, which finds no embedded answer in its text.
+        (
+            "question 9 (“Cloze”)",
+            "an embedded answers question without an embedded answer "
+            "({1:SHORTANSWER:=answer}…) in its text: it has no gaps.",
+        ),
         ("question 10 (“Drag”)", refused % ("a drag and drop into text question", "ddwtos")),
         ("question 11", refused % ("a description without answers", "description")),
     ]
@@ -118,7 +123,7 @@ def test_types_this_site_lacks_are_refused_one_message_each():
     [
         ("calculatedmulti", "a calculated multichoice question (Moodle type “calculatedmulti”)"),
         ("gapselect", "a select missing words question (Moodle type “gapselect”)"),
-        ("multianswer", "an embedded answers (cloze) question (Moodle type “multianswer”)"),
+        ("ddmarker", "a drag and drop markers question (Moodle type “ddmarker”)"),
         ("qtype_of_a_plugin", "a question of Moodle type “qtype_of_a_plugin”"),
     ],
 )

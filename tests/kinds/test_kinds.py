@@ -148,6 +148,7 @@ _DEFAULTS = {
     "value_problems",
     "variable_problems",
     "gap_problems",
+    "moodle_prompt",
     "response",
     "rematch",
     "for_question",
@@ -310,6 +311,8 @@ def test_every_file_format_reads_back_what_it_writes_of_it(kind, fmt):
     assert question.get("kind", kinds.DEFAULT) == kind.name
     assert question["choices"] == EXAMPLES[kind.name]["choices"]
     assert question.get("variables") == EXAMPLES[kind.name].get("variables")
+    assert question.get("gaps") == EXAMPLES[kind.name].get("gaps")
+    assert question["prompt"] == EXAMPLES[kind.name]["prompt"]
 
 
 # The answer step's queries for a right answer of each kind, as tests/learning/
