@@ -1,6 +1,7 @@
 """The forms the content admins share: Markdown checked as the learner pages render it, and
 reorderable inline rows."""
 
+import re
 from decimal import Decimal
 
 import django
@@ -14,7 +15,7 @@ from django.utils.translation import gettext
 from modeltranslation.utils import build_localized_fieldname
 
 from quizzes import kinds
-from quizzes.kinds import Grading, calculated
+from quizzes.kinds import Grading, calculated, gaps
 from quizzes.kinds.numerical import unit_problems
 from quizzes.models import (
     PARTIAL_CREDIT_ONLY_SEVERAL,
@@ -22,6 +23,7 @@ from quizzes.models import (
     Question,
     Quiz,
     edited_choice,
+    prompts_of,
     translated_fields,
 )
 from quizzes.snapshots import (
@@ -80,6 +82,57 @@ class VariablesField(forms.JSONField):
             return InvalidJSONInput(data)
 
 
+def gap_kinds_read(value) -> list[str]:
+    """The gaps' kinds as an editor writes them, in order, separated by commas ("numerical,
+    single, short answer"; a quiz file's list, in brackets and quotes, reads too), each in
+    lower case with its spaces and hyphens as "_" ("short_answer"); a kind left out ("a,,b")
+    reads as "". `Question.gaps` (a list) reads as it is."""
+    if isinstance(value, list | tuple):
+        return [str(kind) for kind in value]
+    text = str(value or "").strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    kinds = [
+        re.sub(r"[\s-]+", "_", part.strip().strip("\"'").strip().lower())
+        for part in text.split(",")
+    ]
+    if kinds and not kinds[-1]:  # A trailing comma, or nothing at all.
+        kinds.pop()
+    return kinds
+
+
+class GapKindsField(forms.CharField):
+    """A gaps question's `Question.gaps`, the kind of each gap in order, written as a line of
+    kinds separated by commas (`gap_kinds_read`) and cleaned to their list; a kind left out
+    is refused. Its kinds are checked by the form, which knows the question's kind."""
+
+    MAX_LENGTH = 200  # Eight gaps of the longest kind's name, with room to spare.
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=self.MAX_LENGTH, required=False, **kwargs)
+        self.widget.attrs |= {
+            "class": "vTextField",
+            "autocomplete": "off",
+            "autocapitalize": "off",
+            "spellcheck": "false",
+        }
+
+    def prepare_value(self, value):
+        return ", ".join(value) if isinstance(value, list | tuple) else value
+
+    def has_changed(self, initial, data) -> bool:
+        return gap_kinds_read(initial) != gap_kinds_read(data)
+
+    def clean(self, value) -> list[str]:
+        kinds = gap_kinds_read(super().clean(value))
+        if "" in kinds:
+            message = gettext(
+                "Gap %(number)s has no kind: write the kind of each gap, separated by commas."
+            )
+            raise ValidationError(message % {"number": kinds.index("") + 1}, code="invalid")
+        return kinds
+
+
 class QuestionForm(ContentForm):
     """A question on its own page: left blank, its position is the one after its quiz's last
     question."""
@@ -101,6 +154,17 @@ class QuestionForm(ContentForm):
             self.fields["variables"] = VariablesField(
                 label=field.label, help_text=field.help_text, required=False
             )
+        if "gaps" in self.fields:
+            self.fields["gaps"] = GapKindsField(
+                label=self.fields["gaps"].label,
+                help_text=gettext(
+                    "Gaps (cloze) questions only: the kind of each gap [[1]], [[2]]… of the "
+                    "prompt, in order, separated by commas. single: a list of the gap’s "
+                    "choices to pick from; short_answer: a word or a few, typed; numerical: a "
+                    "number, typed. For example: numerical, single, short_answer. Give each "
+                    "choice the number of its gap."
+                ),
+            )
 
     def clean_grading(self):
         return self.cleaned_data.get("grading") or Grading.ALL
@@ -118,6 +182,22 @@ class QuestionForm(ContentForm):
         if problems:
             raise ValidationError(problems)
         return calculated.stored_variables(variables)
+
+    def clean_gaps(self):
+        """A gaps question's gaps' kinds, as `Question.gaps` keeps them (their gaps in the
+        prompt and their choices are checked with the choices, ChoiceInlineFormSet)."""
+        kind = kinds.KINDS.get(self.cleaned_data.get("kind") or "")
+        found = self.cleaned_data.get("gaps") or []
+        if kind is None:
+            return found
+        if not kind.fills_prompt:
+            if found:
+                raise ValidationError(gettext("Only gaps questions have gaps."))
+            return []
+        problems = gaps.gap_kinds_problems(found)
+        if problems:
+            raise ValidationError(problems)
+        return found
 
     def clean(self):
         cleaned_data = super().clean()
@@ -156,6 +236,11 @@ class ChoiceForm(PositionForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if "gap" in self.fields:  # A choice of no gap (0, any other kind's) shows none.
+            self.fields["gap"].required = False
+            self.fields["gap"].widget.attrs |= {"min": 1, "max": gaps.MAX_GAPS}
+            if not self.initial.get("gap"):
+                self.initial["gap"] = None
         for name in self.NUMBERS:
             if name in self.fields:
                 self.fields[name].required = False
@@ -169,6 +254,9 @@ class ChoiceForm(PositionForm):
 
     def clean_credit(self):
         return self.cleaned_data.get("credit") or Decimal(0)
+
+    def clean_gap(self):
+        return self.cleaned_data.get("gap") or 0
 
 
 class UnitForm(_Reorderable, forms.ModelForm):
@@ -280,6 +368,9 @@ class ChoiceInlineFormSet(PositionsFormSet):
         ]
         if not problems:
             problems = kind.variable_problems(self.instance.variables, edited)
+        if not problems:
+            prompts = prompts_of(vars(self.instance))
+            problems = kind.gap_problems(self.instance.gaps, prompts, edited)
         if problems:
             raise ValidationError(problems)
 

@@ -8,14 +8,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.conf import settings
-from django.utils.translation import get_language
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language, gettext
 
 from quizzes import kinds
 from quizzes.admin.common import language_name
-from quizzes.admin.forms import QuestionForm, VariablesField
-from quizzes.kinds import calculated
+from quizzes.admin.forms import GapKindsField, QuestionForm, VariablesField, gap_kinds_read
+from quizzes.kinds import calculated, gaps
 from quizzes.kinds.matching import Matching
-from quizzes.markup.rendering import Rendered, render
+from quizzes.kinds.numerical import Numerical
+from quizzes.kinds.single import SingleChoice
+from quizzes.markup.rendering import Rendered, plain_title, render
 from quizzes.models import Choice
 
 PREVIEW = "_preview"
@@ -38,6 +41,7 @@ class PreviewChoice:
     is_correct: bool
     feedback: Rendered
     match: str = ""  # A matching question's right item (plain text).
+    gap: int = 0  # A gaps question's gap it belongs to, from 1.
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,19 @@ class Preview:
     # A matching question's distinct right items, in order, as its select boxes list them;
     # its `choices` are then its left items (a distractor is only a right item).
     rights: list[str] | None = None
+    # A gaps question's gaps, in order, each with its choices (its `prompt` has their
+    # inputs), and last its choices of no gap it has (number 0).
+    gaps: list["PreviewGap"] | None = None
+
+
+@dataclass(frozen=True)
+class PreviewGap:
+    """A gap of a gaps question as the preview lists it: its number (0: the choices of no
+    gap), the name of its kind and its choices."""
+
+    number: int
+    kind: str
+    choices: list[PreviewChoice]
 
 
 @dataclass(frozen=True)
@@ -138,24 +155,99 @@ def _language_preview(
         return render(text, language=language, inline=inline)
 
     matching = value("kind") == Matching.name
+    gapped = value("kind") == gaps.Gaps.name
     shown_choices = [
         PreviewChoice(
             text=shown(choice, "text", inline=True),
             is_correct=bool(choice("is_correct")),
             feedback=shown(choice, "feedback", inline=False),
             match=plain(choice, "match") if matching else "",
+            gap=_gap_number(choice("gap")) if gapped else 0,
         )
         for choice in choices
     ]
+    prompt = shown(value, "prompt", inline=False)
+    gap_list = None
+    if gapped:
+        kinds_of = _gap_kinds(value("gaps"))
+        options = [plain_title(plain(choice, "text")) for choice in choices]
+        prompt = _gapped_prompt(prompt, kinds_of, shown_choices, options)
+        gap_list = _gap_list(kinds_of, shown_choices)
     return Preview(
         language=code,
         name=language_name(code),
-        prompt=shown(value, "prompt", inline=False),
+        prompt=prompt,
         choices=[choice for choice in shown_choices if choice.text.html or not matching],
         explanation=shown(value, "explanation", inline=False),
         fallback=bool(fallbacks),
         rights=list(dict.fromkeys(choice.match for choice in shown_choices)) if matching else None,
+        gaps=gap_list,
     )
+
+
+def _gap_number(value) -> int:
+    """A choice's gap as typed or saved; 0 for none or what is no gap's number."""
+    text = str(value if value is not None else "").strip()
+    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 3 else 0
+
+
+def _gap_kinds(value) -> list[str]:
+    """The gaps' kinds as typed or saved, each a kind of gap or "" (a blank in the prompt)
+    where it is none; none at all for a text too long to be them."""
+    if isinstance(value, str) and len(value) > GapKindsField.MAX_LENGTH:
+        return []
+    return [kind if kind in gaps.GAP_KINDS else "" for kind in gap_kinds_read(value)]
+
+
+def _gapped_prompt(
+    prompt: Rendered, kinds_of: list[str], choices: list[PreviewChoice], options: list[str]
+) -> Rendered:
+    """The prompt as the learner's form shows it: each gap [[n]] a select box of its choices
+    (`options`, the choices' plain texts) or a text box, disabled; a gap of no kind stays a
+    numbered blank."""
+    inputs = {}
+    for number, kind in enumerate(kinds_of, 1):
+        label = gettext("Gap %(number)s") % {"number": number}
+        if kind == SingleChoice.name:
+            listed = format_html_join(
+                "",
+                "<option>{}</option>",
+                (
+                    (option,)
+                    for choice, option in zip(choices, options, strict=True)
+                    if choice.gap == number
+                ),
+            )
+            inputs[number] = format_html(
+                '<select class="gap-input" aria-label="{}" disabled><option>{}</option>{}</select>',
+                label,
+                gettext("Choose…"),
+                listed,
+            )
+        elif kind:
+            typed = "number" if kind == Numerical.name else "text"
+            inputs[number] = format_html(
+                '<input type="text" class="gap-input gap-{}" aria-label="{}" disabled>',
+                typed,
+                label,
+            )
+    html = gaps.filled(gaps.blanks(prompt).html, inputs)
+    return Rendered(html=html, language=prompt.language)
+
+
+def _gap_list(kinds_of: list[str], choices: list[PreviewChoice]) -> list[PreviewGap]:
+    """The gaps with their choices, in order, then the choices of no gap the question has."""
+    labels = {name: kind.label for name, kind in gaps.GAP_KINDS.items()}
+    listed = [
+        PreviewGap(
+            number=number,
+            kind=str(labels.get(kind, "")),
+            choices=[choice for choice in choices if choice.gap == number],
+        )
+        for number, kind in enumerate(kinds_of, 1)
+    ]
+    stray = [choice for choice in choices if not 1 <= choice.gap <= len(kinds_of)]
+    return listed + ([PreviewGap(number=0, kind="", choices=stray)] if stray else [])
 
 
 class QuestionPreviewMixin:

@@ -43,6 +43,7 @@ class ChoiceInline(SortableInlineMixin, SortableInlineAdminMixin, TranslationTab
     formset = ChoiceInlineFormSet
     fields = (
         "position",
+        "gap",
         "text",
         "match",
         "tolerance",
@@ -88,6 +89,7 @@ class QuestionAdmin(
         "position",
         "kind",
         "variables",
+        "gaps",
         "keep_choice_order",
         "grading",
         "case_sensitive",
@@ -124,6 +126,9 @@ class QuestionAdmin(
         return question.quiz
 
     def save_formset(self, request, form, formset, change):
+        if formset.model is not Choice:  # The question's own changes are told once, here.
+            super().save_formset(request, form, formset, change)
+            return
         graded = {
             "is_correct",
             "tolerance",
@@ -134,11 +139,11 @@ class QuestionAdmin(
         }
         if form.instance.type.by_picks:
             graded = {"is_correct", "credit"}
+        if form.instance.type.fills_prompt:
+            graded.add("gap")  # A choice moved to another gap.
         compared = {"case_sensitive", "ignore_accents"}  # How a short answer is matched.
-        variables_changed = "variables" in form.changed_data
         regrade_needed = change and (
-            "grading" in form.changed_data
-            or variables_changed
+            bool({"grading", "variables", "gaps"} & set(form.changed_data))
             or any(graded & set(choice_form.changed_data) for choice_form in formset.forms)
             or bool(compared & set(form.changed_data) and not form.instance.type.by_picks)
         )

@@ -165,9 +165,8 @@ def gap_answers(question, response: str | None, picked: Iterable[int] = ()) -> l
     return found
 
 
-def gaps_problems(gaps, prompts: dict[str, str], choices: list[EditedChoice]) -> list[str]:
-    """What is wrong with a gaps question as an editor left it: its gaps' kinds, the gaps of
-    its prompt in each language ({language: text}) and the choices of each gap."""
+def gap_kinds_problems(gaps) -> list[str]:
+    """What is wrong with a gaps question's list of its gaps' kinds (`Question.gaps`)."""
     if not isinstance(gaps, list | tuple) or not gaps:
         return [gettext("A gaps question needs the kind of each of its gaps, in order.")]
     if len(gaps) > MAX_GAPS:
@@ -178,7 +177,15 @@ def gaps_problems(gaps, prompts: dict[str, str], choices: list[EditedChoice]) ->
         message = gettext("“%(kind)s” is no kind of gap: a gap is one of %(kinds)s.")
         kind = Truncator(unknown[0]).chars(11)  # A file's 10,000 characters: their start.
         return [message % {"kind": kind, "kinds": ", ".join(GAP_KINDS)}]
-    problems = []
+    return []
+
+
+def gaps_problems(gaps, prompts: dict[str, str], choices: list[EditedChoice]) -> list[str]:
+    """What is wrong with a gaps question as an editor left it: its gaps' kinds, the gaps of
+    its prompt in each language ({language: text}) and the choices of each gap."""
+    problems = gap_kinds_problems(gaps)
+    if problems:
+        return problems
     wanted = list(range(1, len(gaps) + 1))
     for language, text in prompts.items():
         if text and sorted(gap_numbers(text)) != wanted:

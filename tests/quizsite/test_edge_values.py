@@ -168,11 +168,14 @@ def _send(client: Client, form: Form, fields: list[tuple[str, str]]):
     return client.post(path, body, content_type="application/x-www-form-urlencoded")
 
 
-def _each_edge(client: Client, forms: list[Form]) -> None:
-    """Send every field of every form each edge value; no 5xx, nothing changed by a 4xx."""
+def _each_edge(client: Client, forms: list[Form], only: set[str] | None = None) -> None:
+    """Send every field of every form (those named `only`) each edge value; no 5xx, nothing
+    changed by a 4xx."""
     failures = []
     for form in forms:
         for name in form.names:
+            if only is not None and name not in only:
+                continue
             for edge in EDGES:
                 fields = [(n, edge if n == name else value) for n, value in form.fields]
                 fields = [(n, value) for n, value in fields if value is not None]
@@ -279,6 +282,8 @@ EDITOR_FIELDS = {
         "prompt_en",
         "kind",
         "choices-0-text_fr",
+        "gaps",
+        "choices-0-gap",
         "choices-TOTAL_FORMS",
         "units-TOTAL_FORMS",
     },
@@ -295,6 +300,30 @@ def test_every_editor_form_takes_every_edge_value(content, page):
     forms = forms_of(editor, EDITOR_PAGES[page](quiz, guide))
     assert EDITOR_FIELDS[page] <= {name for form in forms for name in form.names}
     _each_edge(editor, forms)
+
+
+# What a gaps question reads by its kind's rules: its gaps' kinds, its prompt's gaps and
+# each choice's gap and value. The question page above is a single-choice question's, walked
+# whole; a gaps question's page is walked on these fields.
+GAPS_FIELDS = {
+    "kind",
+    "gaps",
+    "prompt_en",
+    "prompt_fr",
+    "choices-0-gap",
+    "choices-0-text_en",
+    "choices-0-is_correct",
+}
+
+
+def test_a_gaps_question_s_fields_take_every_edge_value(content):
+    _guide, quiz = content
+    question = make_gaps(quiz, 2)
+    editor = Client(raise_request_exception=False)
+    editor.force_login(make_staff("edge-editor", "Editors"))
+    forms = forms_of(editor, reverse("admin:quizzes_question_change", args=[question.pk]))
+    assert GAPS_FIELDS <= {name for form in forms for name in form.names}
+    _each_edge(editor, forms, only=GAPS_FIELDS)
 
 
 def test_every_admin_search_is_bounded():
@@ -335,7 +364,14 @@ QUIZ_FILE = {
                 {"position": 1, "text": {"en": "This"}, "correct": True, "feedback": {"en": "Yes"}},
                 {"position": 2, "text": {"en": "That"}, "correct": False},
             ],
-        }
+        },
+        {
+            "position": 2,
+            "kind": "gaps",
+            "prompt": {"en": "A [[1]] sums."},
+            "gaps": ["short_answer"],
+            "choices": [{"gap": 1, "text": {"en": "all-reduce"}, "correct": True}],
+        },
     ],
 }
 YAML_EDGES = [
@@ -379,6 +415,7 @@ def test_every_field_of_a_quiz_file_takes_every_edge_value(content):
     failures, applied = [], 0
     paths = list(_paths(QUIZ_FILE))
     assert ("questions", 0, "choices", 1, "correct") in paths
+    assert {("questions", 1, "gaps", 0), ("questions", 1, "choices", 0, "gap")} <= set(paths)
     for path in paths:
         for edge in YAML_EDGES:
             before = _recorded()

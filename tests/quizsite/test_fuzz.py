@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from guides.models import GuidePath
 from quizzes.models import Answer, AnswerChoice, Attempt, Choice, Question, Quiz
-from tests.factories import make_guide, make_quiz, make_staff, start
+from tests.factories import make_gaps, make_guide, make_quiz, make_staff, start
 
 EXAMPLES = 25
 FUZZ = settings(
@@ -51,6 +51,9 @@ FIELDS = [
     "file",
     "action",
     "_selected_action",
+    "kind",
+    "gaps",
+    "choices-0-gap",
 ]
 sent: Counter[str] = Counter()
 
@@ -128,13 +131,14 @@ def _recorded() -> dict[str, int]:
 def site(db, client):
     guide = make_guide()
     quiz = make_quiz(questions=3, guide=guide)
+    gaps = make_gaps(quiz, 3)  # Its page's inputs, and its admin page's kinds and gaps.
     attempt = start(client, quiz)
     return {
         "slug": [quiz.slug, guide.slug, "nope"],
         "public_id": [str(attempt.public_id)],
         "uuid": [str(attempt.public_id)],
         "number": ["1", "2", "3", "4"],
-        "object_id": [str(quiz.pk), str(attempt.pk), "0"],
+        "object_id": [str(quiz.pk), str(attempt.pk), str(gaps.pk), "0"],
         "cookies": client.cookies,
     }
 
