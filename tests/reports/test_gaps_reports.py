@@ -1,6 +1,6 @@
 """A gaps (cloze) question in the reports: each gap's choices, facility and most frequent
 wrong answers with their counts per language, the CSVs, the instructor's review of one
-attempt, and the queries they cost.
+attempt, the seeded attempts, and the queries they cost.
 
 `gaps_quiz` (Q1 of `make_gaps`: (1) a number, 256 right, 32 a known mistake; (2) a choice,
 all-reduce right, broadcast « diffusion » and all-gather wrong; (3) a short answer, DDP or
@@ -22,10 +22,12 @@ Q1's facility is the mean credit, 3/7, the mean of its gaps' facilities too.
 """
 
 import secrets
+from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
@@ -283,3 +285,39 @@ def test_they_cost_one_query_more_whatever_the_questions_and_attempts(
     client.get(review_url(attempt))
     by_picks = [_queries(client, url) for url in urls]
     assert gapped == [by_picks[0] + 1, by_picks[1] + 1, by_picks[2], by_picks[3]]
+
+
+def test_seeded_attempts_fill_each_gap_rightly_or_wrongly_and_are_graded_by_the_kind(db):
+    quiz = make_quiz(slug="cloze", questions=4)
+    question = make_gaps(quiz, 2)
+    call_command("seedattempts", quiz.slug, count=200, seed=7, stdout=StringIO())
+    content = next(kept for kept in content_of(quiz).questions if kept.pk == question.pk)
+    answers = list(question.answers.select_related("attempt").prefetch_related("picks"))
+    assert answers
+    for answer in answers:
+        picked = frozenset(pick.choice_id for pick in answer.picks.all())
+        with translation.override(answer.attempt.language):
+            assert question.type.accepts(content, picked, answer.response)
+        assert float(answer.credit) == pytest.approx(
+            question.type.grade(content, picked, answer.response), abs=1e-5
+        )
+        assert answer.choice_id == (next(iter(picked)) if len(picked) == 1 else None)
+    credits = {answer.credit for answer in answers}
+    assert len(credits) == 4  # 0, 1/3, 2/3 and 1: credit per gap.
+    for attempt in Attempt.objects.filter(quiz=quiz, completed_at__isnull=False)[:20]:
+        assert attempt.score == sum(a.credit for a in attempt.answers.all())
+    gaps = reports.item_analysis(quiz, reports.ReportFilter(first_only=False)).questions[1].gaps
+    assert all(0 < gap.facility < 1 for gap in gaps)
+    number, _choice, text = gaps
+    assert [w.matched.text_en for w in number.wrong if w.matched] == ["32"]  # A known mistake,
+    assert len(number.wrong) >= 3  # and mistakes of the learners' own.
+    assert len(text.wrong) >= 2
+    assert all(choice.count for choice in _choice.choices)  # Every choice, some more.
+
+
+def test_seeding_a_gap_without_a_right_choice_is_refused_with_a_message(db):
+    quiz = make_quiz(slug="cloze", questions=2)
+    make_gaps(quiz, 1).choices.filter(gap=3).update(is_correct=False)
+    with pytest.raises(CommandError, match="Every gap of a gaps question needs a right choice."):
+        call_command("seedattempts", quiz.slug, count=5, seed=7, stdout=StringIO())
+    assert not Attempt.objects.exists()
