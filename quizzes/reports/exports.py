@@ -15,6 +15,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from quizzes.kinds.gaps import GAP_KINDS, responses
+from quizzes.kinds.single import SingleChoice
 from quizzes.models import AttemptKind, Question, Quiz
 from quizzes.reports import selectors as reports
 
@@ -70,15 +72,34 @@ def _text_in(obj, field: str, language: str) -> str:
         return getattr(obj, field)
 
 
+def _gaps_cell(question: Question, response: str, texts: dict[int, str], language: str) -> str:
+    """A gaps answer as its attempt's language writes it, each gap numbered, joined with " | "
+    as several picks are: "(1) 256 | (2) all-reduce | (3) DDP" (a choice gap: its choice's
+    text in `texts`; a number as that language writes it)."""
+    given = responses(response, len(question.gaps)) or []
+    shown = []
+    with translation.override(language):
+        for kind, value in zip(question.gaps, given, strict=False):
+            if kind != SingleChoice.name:
+                shown.append(GAP_KINDS[kind].shown_response(value))
+            else:  # The choice's id, as `Answer.response` keeps a pick.
+                pk = int(value) if value.isascii() and value.isdecimal() and len(value) < 19 else 0
+                shown.append(texts.get(pk, ""))
+    return " | ".join(f"({number}) {text}" for number, text in enumerate(shown, 1))
+
+
 def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
     """A row per completed attempt: the learner, its kind, whether it is their first, how long
     it took, the score (a sum of credits: 2.5), and each question's picks (joined with " | "
-    when there are several, in the attempt's language), result and credit (0.5)."""
+    when there are several, in the attempt's language; a gaps question's answer in each gap,
+    `_gaps_cell`), result and credit (0.5)."""
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
     texts = {
         code: {c.pk: _text_in(c, "text", code) for q in questions for c in q.choices.all()}
         for code, _name in settings.LANGUAGES
     }
+    gapped = {question.pk: question for question in questions if question.type.fills_prompt}
+    gaps_shown: dict[tuple[int, str, str], str] = {}  # A few responses, many attempts.
     columns = {question.pk: index for index, question in enumerate(questions)}
     anonymous, right, wrong, yes, no = _("Anonymous"), _("right"), _("wrong"), _("yes"), _("no")
     partly = _("partly right")
@@ -111,8 +132,19 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
                 index = columns.get(pick.question_id)
                 if index is not None:
                     shown = texts.get(pick.language) or texts[settings.LANGUAGE_CODE]
-                    text = shown.get(pick.picked, "")
-                    cells[3 * index] = f"{cells[3 * index]} | {text}" if cells[3 * index] else text
+                    if pick.question_id in gapped:  # Its answer is its response, not its picks.
+                        key = (pick.question_id, pick.response, pick.language)
+                        if key not in gaps_shown:
+                            question = gapped[pick.question_id]
+                            gaps_shown[key] = _gaps_cell(
+                                question, pick.response, shown, pick.language
+                            )
+                        cells[3 * index] = gaps_shown[key]
+                    else:
+                        text = shown.get(pick.picked, "")
+                        cells[3 * index] = (
+                            f"{cells[3 * index]} | {text}" if cells[3 * index] else text
+                        )
                     cells[3 * index + 1] = (
                         right if pick.is_correct else partly if pick.credit else wrong
                     )
@@ -136,7 +168,8 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
 def question_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
     """A row per question: its item analysis, overall and per language, its choices, and
     for a quiz with questions answered by typing their most frequent wrong answers (each
-    with its count, overall and per language); the prompts and choices in the attempts'
+    with its count, overall and per language); a gaps question's choices and wrong answers
+    named by their gap's number, "(1) 32"; the prompts and choices in the attempts'
     language when the filter keeps one language, else in the export's."""
     items = reports.item_analysis(quiz, report_filter)
     language = report_filter.language or translation.get_language()
@@ -189,8 +222,9 @@ def question_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterato
             row += [stats.n, stats.facility, stats.discrimination]
         row.append(" ".join(item.flags))
         for choice in item.choices:
+            text = _text_in(choice.choice, "text", language)
             row += [
-                _text_in(choice.choice, "text", language),
+                f"({choice.choice.gap}) {text}" if choice.choice.gap else text,
                 yes if choice.choice.is_correct else no,
                 choice.count,
                 choice.share,

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from types import SimpleNamespace
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -43,10 +44,12 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Concat, Lower
 from django.template.defaultfilters import floatformat
 from django.utils import timezone, translation
+from django.utils.html import conditional_escape
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from quizzes.kinds import calculated
+from quizzes.kinds.gaps import GAP_KINDS, gap_answers
 from quizzes.kinds.matching import Matching, is_matched, learner_pairs
 from quizzes.kinds.numerical import number_text
 from quizzes.kinds.ordering import Ordering, response_ids
@@ -61,6 +64,7 @@ from quizzes.models import (
     Quiz,
 )
 from quizzes.snapshots import Text, choices_as_shown, drawn, quiz_content
+from quizzes.templatetags.gaps import right_answer
 
 # Thresholds for the flags, from the issue (and Moodle's guidance).
 EASY_ABOVE = 0.9
@@ -341,6 +345,11 @@ class WrongResponse:
     by_language: tuple[tuple[str, int], ...]  # (code, count) for each language of the report.
     matched: Choice | None  # The answer (a known mistake) it matched, if any.
 
+    @property
+    def given_in(self) -> tuple[tuple[str, int], ...]:
+        """(code, count) for the languages it was given in, those of none left out."""
+        return tuple((code, count) for code, count in self.by_language if count)
+
 
 @dataclass(frozen=True)
 class VariantStats:
@@ -354,6 +363,25 @@ class VariantStats:
     wrong: tuple[WrongResponse, ...]  # Its most frequent wrong answers.
 
 
+@dataclass(frozen=True)
+class GapStats:
+    """One gap of a gaps question as learners filled it: its choices, each with the answers
+    that picked it (a choice gap) or matched it (a typed gap's accepted answers or values),
+    its facility (the mean of the gap's scores) and, for a typed gap, its most frequent
+    wrong answers."""
+
+    number: int
+    kind: str  # Its kind's name: "single", "numerical", "short_answer".
+    count: int  # The answers that filled it.
+    facility: float | None
+    choices: tuple[ChoiceStats, ...]
+    wrong: tuple[WrongResponse, ...]
+
+    @property
+    def typed(self) -> bool:
+        return GAP_KINDS[self.kind].typed
+
+
 @dataclass
 class QuestionStats:
     question: Question
@@ -362,6 +390,7 @@ class QuestionStats:
     choices: list[ChoiceStats]
     flags: list[str] = field(default_factory=list)
     wrong_responses: list[WrongResponse] = field(default_factory=list)
+    gaps: list[GapStats] = field(default_factory=list)  # A gaps question's, in order.
     # A calculated question's variants, those with the most wrong answers first, at most
     # VARIANTS_SHOWN; `variants_answered` counts them all.
     variants: list[VariantStats] = field(default_factory=list)
@@ -384,7 +413,8 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
     credit, language, score), one scan for both the item statistics and the
     choice counts; one more for a quiz with questions answered by typing (numerical, short
     answer): their most frequent wrong responses (`_wrong_responses_add`); one more for a
-    quiz with calculated questions: their answers by variant (`_variants_add`).
+    quiz with calculated questions: their answers by variant (`_variants_add`); one more for
+    a quiz with gaps questions: each gap's picks, facility and wrong answers (`_gaps_fold`).
 
     Questions and choices are model instances so their translated text falls
     back like everywhere else on the site.
@@ -410,6 +440,8 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
         for code, name in settings.LANGUAGES
         if not report_filter.language or code == report_filter.language
     ]
+    filled = [question for question in questions if question.type.fills_prompt]
+    gap_folds = _gaps_fold(filled, quiz, report_filter) if filled else {}
     result = []
     for question in questions:
         rows = by_question[question.pk]
@@ -418,17 +450,23 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
             code: item_stats((x, y, count) for lang, x, y, count in rows if lang == code)
             for code, _name in languages
         }
+        folds = gap_folds.get(question.pk, {})
+        counted = picks
+        if question.type.fills_prompt:  # A pick in each gap, counted by its gap.
+            counted = {pk: n for fold in folds.values() for pk, n in fold.picks.items()}
         choices = [
             ChoiceStats(
                 choice=choice,
-                count=picks.get(choice.pk, 0),
-                share=picks.get(choice.pk, 0) / overall.n if overall.n else None,
+                count=counted.get(choice.pk, 0),
+                share=counted.get(choice.pk, 0) / overall.n if overall.n else None,
             )
             for choice in question.choices.all()
         ]
         stats = QuestionStats(
             question=question, overall=overall, by_language=by_language, choices=choices
         )
+        if question.type.fills_prompt:
+            _gaps_add(stats, folds, languages)
         stats.flags = question_flags(stats, dict(languages))
         result.append(stats)
     typed = [
@@ -492,6 +530,112 @@ def _wrong_responses_add(
                 matched=choices.get(row["matched"]),
             )
         )
+
+
+@dataclass
+class _GapFold:
+    """What `_gaps_fold` counts of one gap: answers, scores, picks, wrong typed responses."""
+
+    count: int = 0
+    score: float = 0.0
+    picks: dict = field(default_factory=lambda: defaultdict(int))  # choice id: answers
+    wrong: dict = field(default_factory=dict)  # (response, choice id): {language: count}
+
+
+def _gaps_fold(
+    questions: list[Question], quiz: Quiz, report_filter: ReportFilter
+) -> dict[int, dict[int, _GapFold]]:
+    """Each gap of these gaps questions as their answers filled it, by question and gap
+    number: one query for all of them.
+
+    The database groups the answers by (question, response, language), each group with the
+    choice its answers picked in each gap (a gap picks at most one: `Answer.choice` is None
+    for an answer of several picks); Python reads each group's gaps from its response (a
+    JSON list, which the database can't group by portably) and grades each gap with its kind,
+    as the answer was graded. A response that no longer fits the question's gaps (edited
+    since) is left out of the gaps' counts, as it is of their reviews."""
+    by_pk = {question.pk: _as_graded(question) for question in questions}
+    most = max(len(question.gaps) for question in by_pk.values())
+    per_gap = {
+        f"gap_{number}": Max("picks__choice_id", filter=Q(picks__choice__gap=number))
+        for number in range(1, most + 1)
+    }
+    rows = (
+        _completed_answers(quiz, report_filter)
+        .filter(question__in=list(by_pk))
+        .values("question_id", "response", "attempt__language")
+        .annotate(n=Count("pk", distinct=True), **per_gap)
+        .order_by()
+    )
+    found: dict[int, dict[int, _GapFold]] = defaultdict(lambda: defaultdict(_GapFold))
+    for row in rows:
+        question, count = by_pk[row["question_id"]], row["n"]
+        picked = {row[name] for name in per_gap} - {None}
+        for gap in gap_answers(question, row["response"], picked):
+            fold = found[question.pk][gap.number]
+            fold.count += count
+            fold.score += gap.score * count
+            if gap.matched is not None:
+                fold.picks[gap.matched.pk] += count
+            if gap.score < 1 and not gap.is_choice:
+                key = (gap.response, getattr(gap.matched, "pk", None))
+                fold.wrong.setdefault(key, defaultdict(int))[row["attempt__language"]] += count
+    return found
+
+
+def _as_graded(question: Question) -> SimpleNamespace:
+    """A gaps question as its kind grades it (what a QuestionContent has of it), with its
+    choices as model instances, their texts in the active language."""
+    return SimpleNamespace(
+        pk=question.pk,
+        kind=question.kind,
+        gaps=tuple(question.gaps),
+        choices=tuple(question.choices.all()),
+        case_sensitive=question.case_sensitive,
+        ignore_accents=question.ignore_accents,
+        partial_credit=question.partial_credit,
+    )
+
+
+def _gaps_add(
+    stats: QuestionStats, folds: dict[int, _GapFold], languages: list[tuple[str, str]]
+) -> None:
+    """A gaps question's gaps (`_gaps_fold`): each with its choices' counts, its facility and
+    its most frequent wrong answers; and as the question's most frequent wrong answers (the
+    questions' CSV lists them), each gap's, named by its number: "(1) 32"."""
+    choices = {choice.choice.pk: choice.choice for choice in stats.choices}
+    for number, kind in enumerate(stats.question.gaps, 1):
+        fold = folds.get(number, _GapFold())
+        listed = sorted(
+            (
+                WrongResponse(
+                    response=response,
+                    shown=GAP_KINDS[kind].shown_response(response),
+                    count=sum(counts.values()),
+                    by_language=tuple((code, counts[code]) for code, _name in languages),
+                    matched=choices.get(matched),
+                )
+                for (response, matched), counts in fold.wrong.items()
+            ),
+            key=lambda wrong: (-wrong.count, wrong.response),
+        )[:WRONG_RESPONSES_SHOWN]
+        stats.gaps.append(
+            GapStats(
+                number=number,
+                kind=kind,
+                count=fold.count,
+                facility=fold.score / fold.count if fold.count else None,
+                choices=tuple(
+                    replace(choice, share=choice.count / fold.count if fold.count else None)
+                    for choice in stats.choices
+                    if choice.choice.gap == number
+                ),
+                wrong=tuple(listed),
+            )
+        )
+        stats.wrong_responses += [
+            replace(wrong, shown=f"({number}) {wrong.shown}") for wrong in listed
+        ]
 
 
 @dataclass
@@ -684,7 +828,11 @@ def question_flags(stats: QuestionStats, language_names: dict[str, str]) -> list
                     "hard_f": _decimal(answered[hardest].facility),
                 }
             )
-    correct = max((c.count for c in stats.choices if c.choice.is_correct), default=0)
+    # A gaps question's choices are each of a gap, and compared with that gap's right answer.
+    correct = defaultdict(int)
+    for choice in stats.choices:
+        if choice.choice.is_correct:
+            correct[choice.choice.gap] = max(correct[choice.choice.gap], choice.count)
     for choice in stats.choices:
         if choice.choice.is_correct:
             continue
@@ -693,7 +841,7 @@ def question_flags(stats: QuestionStats, language_names: dict[str, str]) -> list
                 _("Nobody picked the wrong choice “%(choice)s”: it does not distract.")
                 % {"choice": choice.choice.text}
             )
-        elif choice.count > correct:
+        elif choice.count > correct[choice.choice.gap]:
             flags.append(
                 _(
                     "The wrong choice “%(choice)s” is picked more often than the right answer: "
@@ -889,6 +1037,17 @@ class ReviewedChoice:
 
 
 @dataclass(frozen=True)
+class ReviewedGap:
+    """A gap of a gaps answer: the learner's answer in it (a choice's text, a text, a number
+    as the attempt's language writes it), its score (0 to 1) and its right answers."""
+
+    number: int
+    given: ShownText
+    score: float
+    right: ShownText  # "256", "DDP / DistributedDataParallel".
+
+
+@dataclass(frozen=True)
 class ReviewedQuestion:
     number: int
     prompt: ShownText
@@ -900,6 +1059,7 @@ class ReviewedQuestion:
     credit: Decimal | None = None  # The answer's (0 to 1); None: not answered.
     # A calculated question's values drawn for the attempt, as its language writes them.
     values: tuple[tuple[str, str], ...] = ()
+    gaps: tuple[ReviewedGap, ...] = ()  # A gaps answer's, in order.
 
 
 @dataclass(frozen=True)
@@ -920,7 +1080,9 @@ def _reviewed_choices(
 ) -> tuple[ReviewedChoice, ...]:
     """A question's choices as the attempt showed them; an answered ordering's items in the
     learner's order, each with the position it belongs at; a matching question's left items,
-    each with its right item and the learner's."""
+    each with its right item and the learner's; none for a gaps question (`_reviewed_gaps`)."""
+    if question.type.fills_prompt:
+        return ()
     if isinstance(question.type, Matching):
         return tuple(
             ReviewedChoice(
@@ -952,6 +1114,25 @@ def _reviewed_choices(
             right_position=right[pk],
         )
         for number, pk in enumerate(given, 1)
+    )
+
+
+def _reviewed_gaps(question, response: str, picked: set[int]) -> tuple[ReviewedGap, ...]:
+    """A gaps answer's gaps, as the active language (the attempt's) writes them."""
+    if not question.type.fills_prompt:
+        return ()
+    return tuple(
+        ReviewedGap(
+            number=gap.number,
+            given=(
+                ShownText.of(gap.matched.text)
+                if gap.is_choice and gap.matched is not None
+                else ShownText(html=conditional_escape(gap.shown), lang=get_language())
+            ),
+            score=gap.score,
+            right=ShownText(html=conditional_escape(right_answer(gap)), lang=get_language()),
+        )
+        for gap in gap_answers(question, response, picked)
     )
 
 
@@ -1003,6 +1184,7 @@ def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
                     else ""
                 ),
                 values=tuple((name, number_text(value)) for name, value in question.values),
+                gaps=_reviewed_gaps(question, responses.get(question.pk, ""), picked[question.pk]),
             )
             for number, question in enumerate(questions, 1)
         )
@@ -1044,7 +1226,8 @@ def answer_picks(
 ) -> Iterator[tuple]:
     """Every pick of every answer of every completed attempt, in attempt and question order,
     as named rows (attempt_id, username, first_name, last_name, kind, is_first, started_at,
-    completed_at, language, score, max_score, question_id, picked, is_correct, credit), read lazily
+    completed_at, language, score, max_score, question_id, picked, is_correct, credit,
+    response), read lazily
     so memory stays flat however many attempts there are. An answer that picked several
     choices gives a row per pick: with `several` (the quiz has multiple-choice questions),
     the picks of the answers without an `Answer.choice` are joined, and only theirs.
@@ -1087,6 +1270,7 @@ def answer_picks(
             "picked",
             "is_correct",
             "credit",
+            "response",
             named=True,
         )
         .iterator(chunk_size=2000)

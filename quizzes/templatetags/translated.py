@@ -9,6 +9,7 @@ from django.utils.text import Truncator
 from django.utils.translation import get_language
 from modeltranslation.utils import build_localized_fieldname, resolution_order
 
+from quizzes.kinds.gaps import blanks
 from quizzes.markup.rendering import Rendered, render, title
 from quizzes.snapshots import fallback_tag, field_markup
 
@@ -82,9 +83,13 @@ def _heading(source: str, language: str) -> Rendered:
 @register.filter
 def heading_of(obj, field: str) -> SafeString:
     """The first line of a model instance's block field (`rendering.title`), where the text is
-    named rather than shown, with the visible tag of a fallback language."""
+    named rather than shown, with the visible tag of a fallback language; a gaps question's
+    prompt with each gap a numbered blank, "(1)", as the report names its gaps."""
     lang, text = _shown(obj, field)
-    body = mark_safe(_heading(text, lang).html)
+    heading = _heading(text, lang)
+    if field == "prompt" and getattr(getattr(obj, "type", None), "fills_prompt", False):
+        heading = blanks(heading)
+    body = mark_safe(heading.html)
     if text and lang != get_language():
         return body + fallback_tag(lang)
     return body

@@ -1,8 +1,14 @@
 """The reports at a phone's width (375 px) and a laptop's (1280 px), in every language: the
 item-analysis table fits its column or scrolls inside it, in a region a keyboard can reach;
-an instructor's review of one attempt is valid, accessible and no wider than the screen."""
+an instructor's review of one attempt is valid, accessible and no wider than the screen; a
+gaps question's gaps in the report and in the review the same, at 320 px."""
+
+import io
 
 import pytest
+from django.contrib.auth.models import Permission, User
+from django.core.management import call_command
+from playwright.sync_api import expect
 
 from quizzes.models import Attempt
 from tests.browser.helpers import (
@@ -11,9 +17,11 @@ from tests.browser.helpers import (
     axe_violations,
     document_of,
     screenshot,
+    settle,
     sign_in_as_instructor,
     t,
 )
+from tests.factories import make_gaps, make_quiz
 
 WIDTHS = [375, 1280]
 
@@ -97,3 +105,49 @@ def test_attempt_review_from_the_report(page, demo, nu_checker, lang, width):
         "wider than the screen": page.evaluate("document.documentElement.scrollWidth") > width,
     }
     assert {what: found for what, found in problems.items() if found} == {}
+
+
+def _checked_at_320_px(page, nu_checker, html: str, name: str) -> dict:
+    """What is wrong with the page shown: its HTML (Nu), axe in light and dark, its width."""
+    screenshot(page, name)
+    problems = {"Nu Html Checker": nu_checker.errors(html), "axe, light": axe_violations(page)}
+    page.emulate_media(color_scheme="dark")
+    settle(page)
+    problems["axe, dark"] = axe_violations(page)
+    page.emulate_media(color_scheme="light")
+    problems["wider than 320 px"] = page.evaluate("document.documentElement.scrollWidth > 320")
+    return {what: found for what, found in problems.items() if found}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_gaps_question_in_the_report_and_a_review_at_320_px(
+    page, transactional_db, nu_checker, lang
+):
+    """Seeded attempts at a quiz whose second question has gaps: the report's section of each
+    gap (its choices, its most frequent wrong answers) and an attempt's review of its gaps."""
+    quiz = make_quiz(slug="cloze", questions=3)
+    make_gaps(quiz, 2)
+    call_command("seedattempts", quiz.slug, "--count", "40", "--seed", "7", stdout=io.StringIO())
+    user = User.objects.create_user("instructor", password="a long enough passphrase")
+    user.user_permissions.add(Permission.objects.get(codename="view_report"))
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"/{lang}/accounts/login/")
+    page.locator("#id_username").fill("instructor")
+    page.locator("#id_password").fill("a long enough passphrase")
+    with page.expect_navigation():
+        page.locator("main button[type=submit]").click()
+    report = page.goto(f"/{lang}/reports/quizzes/cloze/")
+    section = page.locator("#question-2")
+    expect(section.locator("h4.gap-heading")).to_have_count(3)
+    expect(section.locator(".table-scroll[role=region]")).to_have_count(3)
+    expect(section.locator("ol.wrong-responses")).to_have_count(2)  # The typed gaps'.
+    expect(section.locator("h3 .gap-blank")).to_have_count(3)
+    assert _checked_at_320_px(page, nu_checker, document_of(report), f"report-gaps-{lang}") == {}
+    partly = Attempt.objects.filter(
+        quiz=quiz, answers__question__position=2, answers__credit__gt=0, answers__credit__lt=1
+    ).first()
+    review = page.goto(f"/{lang}/reports/quizzes/cloze/attempts/{partly.public_id}/")
+    expect(page.locator("#question-2 .review-gaps li.picked")).to_have_count(3)
+    expect(page.locator("#question-2 .review-gaps li.wrong")).not_to_have_count(0)
+    html = document_of(review)
+    assert _checked_at_320_px(page, nu_checker, html, f"report-gaps-review-{lang}") == {}

@@ -67,12 +67,13 @@ def test_the_page_shows_them_as_each_language_writes_numbers_with_a_link_to_add_
     page = client.get(URL.format(lang="fr")).content.decode()
     assert "Réponses fausses les plus fréquentes" in page
     assert f"<span>10{NBSP}240</span>" in page
-    assert "3 réponses (en 2, fr 1)" in page
+    assert "3 réponses (en&nbsp;2, fr&nbsp;1)" in page
     admin = reverse("admin:quizzes_question_change", args=[question.pk])
     assert f'href="{admin}"' in page
     english = client.get(URL.format(lang="en")).content.decode()
     assert "<span>10,240</span>" in english
-    assert "3 answers (en 2, fr 1)" in english
+    assert "3 answers (en&nbsp;2, fr&nbsp;1)" in english
+    assert "<span>diffusion</span> — 1 answer (fr&nbsp;1)" in english  # None in English.
     assert "matches “32”" in english
 
 
