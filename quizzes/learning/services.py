@@ -472,7 +472,8 @@ def _responses_regrade(questions: models.QuerySet[Question]) -> int:
                 ):
                     answer.credit = credit
                     answer.is_correct = credit == 1
-                    answer.choice_id = next(iter(picked), None)
+                    # As answer_record keeps it: the one pick of an answer of one.
+                    answer.choice_id = next(iter(picked)) if len(picked) == 1 else None
                     moved.append((answer, picked))
             Answer.objects.bulk_update(
                 [answer for answer, _picked in moved], ["credit", "is_correct", "choice"]

@@ -151,7 +151,10 @@ def test_answers_regrade_per_gap_when_a_gap_s_right_answer_changes(client, cloze
     assert Answer.objects.get().credit == Decimal("0.66667")
     Choice.objects.filter(pk=choices[1].pk).update(is_correct=True)
     answers_regrade(questions=cloze.questions.filter(position=1))
-    assert Answer.objects.get().credit == 1
+    regraded = Answer.objects.get()
+    assert regraded.credit == 1
+    # Three picks, as when it was recorded: no one pick stands for the answer.
+    assert regraded.picks.count() == 3 and regraded.choice_id is None
 
 
 def test_the_results_review_each_gap(client, cloze):
