@@ -22,6 +22,7 @@ from quizzes.models import (
     Choice,
     Question,
     Quiz,
+    content_place,
     edited_choice,
     prompts_of,
     translated_fields,
@@ -322,6 +323,16 @@ class QuestionInlineFormSet(PositionsFormSet):
                     "or unpublish the quiz first."
                 )
             )
+        # A kind or a prompt changed here must still suit the question's choices (a gaps
+        # prompt keeps its gaps), as publishing asks of every question.
+        problems = [
+            f"{content_place(form.instance.position)}: {problem}"
+            for form in kept
+            if form.has_changed()
+            for problem in form.instance.choice_problems()
+        ]
+        if problems:
+            raise ValidationError(problems)
 
     def _lengths_check(self) -> None:
         """The quiz as submitted stays within its pages' rendering budget."""

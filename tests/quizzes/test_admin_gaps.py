@@ -13,9 +13,11 @@ from tests.factories import (
     GAPS_PROMPT_FR,
     answer_gaps,
     choice_row,
+    inline_data,
     make_gaps,
     make_quiz,
     question_form,
+    quiz_form,
     start,
 )
 
@@ -356,3 +358,32 @@ def test_saving_an_answered_gaps_question_unchanged_warns_of_nothing(editor_clie
     )
     assert response.redirect_chain, response.context["errors"]
     assert WARNING not in response.content.decode()
+
+
+def test_the_quiz_page_can_t_take_a_published_gaps_question_s_gap_away(editor_client, guide):
+    """The quiz page's questions inline edits prompts and kinds too: on a published quiz,
+    what it changes must still suit the question's choices, as publishing asks."""
+    quiz = make_quiz(slug="cloze", questions=1, guide=guide)
+    question = make_gaps(quiz, 1)
+    row = {
+        "id": question.pk,
+        "quiz": quiz.pk,
+        "position": 1,
+        "prompt_en": GAPS_PROMPT_EN.replace("[[3]]", "DDP"),
+        "prompt_fr": GAPS_PROMPT_FR,
+        "kind": "gaps",
+    }
+    data = quiz_form(guide, title_en=quiz.title_en, slug=quiz.slug, is_published="on")
+    url = f"/admin/quizzes/quiz/{quiz.pk}/change/"
+    response = editor_client.post(url, data | inline_data("questions", [row], initial=1))
+    assert response.status_code == 200
+    assert "question 1: prompt (en): write each gap once, [[1]] to [[3]]" in (
+        response.content.decode()
+    )
+    question.refresh_from_db()
+    assert question.prompt_en == GAPS_PROMPT_EN
+    row["prompt_en"] = GAPS_PROMPT_EN + " Now with a last sentence."
+    response = editor_client.post(url, data | inline_data("questions", [row], initial=1))
+    assert response.status_code == 302
+    question.refresh_from_db()
+    assert question.prompt_en.endswith("a last sentence.")
