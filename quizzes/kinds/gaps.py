@@ -175,7 +175,7 @@ def gap_kinds_problems(gaps) -> list[str]:
     unknown = [str(kind) for kind in gaps if kind not in GAP_KINDS]
     if unknown:
         message = gettext("“%(kind)s” is no kind of gap: a gap is one of %(kinds)s.")
-        kind = Truncator(unknown[0]).chars(11)  # A file's 10,000 characters: their start.
+        kind = Truncator(unknown[0]).chars(31)  # A file's 10,000 characters: their start.
         return [message % {"kind": kind, "kinds": ", ".join(GAP_KINDS)}]
     return []
 
