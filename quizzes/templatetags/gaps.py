@@ -17,9 +17,9 @@ register = template.Library()
 
 
 def _refused(errors, posted: list[str], count: int) -> set[int]:
-    """The gaps a refused answer's error is about (`errors`, the form's ErrorList): the gap
-    it names, those left empty, or every gap (posted values that are not its gaps)."""
-    for error in getattr(errors, "data", ()):
+    """The gaps a refused answer's error is about (`errors`, the field's ValidationErrors):
+    the gap it names, those left empty, or every gap (posted values that are not its gaps)."""
+    for error in errors or ():
         if error.code == "gap":
             return {error.params["number"]}
         if error.code == "required":
