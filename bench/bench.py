@@ -42,16 +42,26 @@ TYPED = 'id="text-answer"'  # A short-answer question's input: its answer is typ
 NUMBER = 'id="number-answer"'  # A numerical or calculated question's: a number is typed.
 # An ordering question's position boxes, each item at the place it is shown in.
 ORDER = re.compile(r'<option value="(\d+:\d+)" selected>')
+# A gaps question's inputs, in order: a gap's list (its first choice after "Choose…") or box.
+GAP = re.compile(
+    r'<select class="gap-input"[^>]*><option value="">[^<]*</option><option value="(\d+)"'
+    r'|<input type="text" class="gap-input (gap-number|gap-text)"'
+)
 ATTEMPT = re.compile(r"/attempts/([0-9a-f-]{36})/questions/(\d+)/$")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def answer_value(page: str) -> str | list[str] | None:
     """What a learner posts as the answer of a question page: its first choice, its items'
-    positions as shown, or a typed answer (a text, a number); None for a page that takes no
-    answer (its feedback)."""
+    positions as shown, a typed answer (a text, a number), or a value for each gap (a list's
+    first choice, a number, a text); None for a page that takes no answer (its feedback)."""
     if order := ORDER.findall(page):
         return order
+    if gaps := GAP.findall(page):
+        return [
+            pick or ("1024" if box == "gap-number" else "DistributedDataParallel")
+            for pick, box in gaps
+        ]
     choice = CHOICE.search(page)
     if choice is not None:
         return choice.group(1)

@@ -59,12 +59,22 @@ def gap_numbers(text: str) -> list[int]:
 
 
 _BLANK = re.compile(r'<span class="gap-blank" data-gap="([0-9]+)">\([0-9]+\)</span>')
+# A gap with what sticks to it on its line: an opening bracket or quote before it, closing
+# punctuation after it (in French, after a no-break space), so that no line of the prompt
+# starts with the comma that follows a gap's box.
+_STUCK = re.compile(
+    r"((?:[(\[«“‘\"'][\u00a0\u202f]?)?)\[\[([0-9]{1,3})\]\]((?:[\u00a0\u202f]?[)\]»”’\"'.,;:!?…])*)"
+)
 
 
 def blanks(rendered):
     """A prompt rendered to HTML (a `markup.Rendered`) with each gap [[n]] a numbered blank,
-    "(n)", where the learner's form puts the gap's input (`filled`)."""
-    html = GAP.sub(r'<span class="gap-blank" data-gap="\1">(\1)</span>', rendered.html)
+    "(n)", where the learner's form puts the gap's input (`filled`); each in a slot with
+    the punctuation around it, kept on one line."""
+    html = _STUCK.sub(
+        r'<span class="gap-slot">\1<span class="gap-blank" data-gap="\2">(\2)</span>\3</span>',
+        rendered.html,
+    )
     return replace(rendered, html=html)
 
 
@@ -246,8 +256,12 @@ class GapsField(forms.Field):
                     continue
                 except forms.ValidationError as error:
                     problem = error.messages[0]
-            message = self.error_messages["gap"] % {"number": number, "problem": problem}
-            raise forms.ValidationError(message, code="gap")
+            # The gap's number kept apart (its params), for the page to mark that gap.
+            raise forms.ValidationError(
+                self.error_messages["gap"],
+                code="gap",
+                params={"number": number, "problem": problem},
+            )
         if len(kept_response(self.kind_names, cleaned)) > MAX_RESPONSE:
             raise forms.ValidationError(self.error_messages["too_long"], code="too_long")
         return tuple(cleaned)

@@ -16,16 +16,31 @@ from quizzes.templatetags.numbers import value_of
 register = template.Library()
 
 
+def _refused(errors, posted: list[str], count: int) -> set[int]:
+    """The gaps a refused answer's error is about (`errors`, the field's ValidationErrors):
+    the gap it names, those left empty, or every gap (posted values that are not its gaps)."""
+    for error in errors or ():
+        if error.code == "gap":
+            return {error.params["number"]}
+        if error.code == "required":
+            return {n for n in range(1, count + 1) if len(posted) < n or not posted[n - 1].strip()}
+        return set(range(1, count + 1))
+    return set()
+
+
 @register.simple_tag
-def gap_prompt(question, choices, checked, invalid=False) -> SafeString:
+def gap_prompt(question, choices, checked, errors=None) -> SafeString:
     """The prompt's HTML with an input in each gap: a select box of the gap's choices (as
     the attempt shows them) or a text box, each holding what the learner posted
-    (`checked`, a refused answer shown again)."""
-    posted = list(checked or ())
+    (`checked`, a refused answer shown again); the gaps it was refused for are marked
+    invalid and described by its error."""
+    posted = [str(value) for value in checked or ()]
+    refused = _refused(errors, posted, len(question.gaps))
     inputs = {}
     for number in range(1, len(question.gaps) + 1):
         value = posted[number - 1] if len(posted) >= number else ""
         label = gettext("Gap %(number)s") % {"number": number}
+        invalid = number in refused
         error = mark_safe(' aria-invalid="true" aria-describedby="choice-error"' if invalid else "")
         kind = question.gaps[number - 1]
         if kind == SingleChoice.name:

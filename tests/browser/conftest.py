@@ -6,6 +6,7 @@ helpers.py. Every test gets a browser context of its own (cookies, storage, cach
 pointer and focus all new), so none depends on what ran before it.
 """
 
+import json
 import os
 import secrets
 from io import StringIO
@@ -73,11 +74,23 @@ def demo(transactional_db) -> Quiz:
     return Quiz.objects.get(slug=DEMO_QUIZ)
 
 
+def _gap_response(choice, question) -> str:
+    """What a gaps answer keeps of a gap that matched `choice`: a pick's id, an accepted
+    answer without its stars, a number as a plain decimal."""
+    kind = question.gaps[choice.gap - 1]
+    if kind == "single":
+        return str(choice.pk)
+    if kind == "short_answer":
+        return str(choice.text).replace("*", "")
+    return plain(choice_value(choice))
+
+
 @pytest.fixture
 def browser_attempt(context, live_server, demo):
     """Makes an anonymous attempt at a demo quiz (the data parallelism one unless `slug` says)
     owned by the browser's learner key, with the first `answered` questions answered (odd ones
-    right, even ones wrong; an ordering question by its order), without clicking."""
+    right, even ones wrong; an ordering question by its order, a gaps question gap by gap),
+    without clicking."""
 
     def make(*, answered: int = 0, lang: str = "en", slug: str = DEMO_QUIZ) -> Attempt:
         quiz = demo if slug == DEMO_QUIZ else Quiz.objects.get(slug=slug)
@@ -98,6 +111,20 @@ def browser_attempt(context, live_server, demo):
                     choices=(),
                     response=",".join(map(str, order)),
                 )
+                continue
+            if question.kind == "gaps":  # Each gap's first right answer, or known mistake.
+                picks = [
+                    next(c for c in question.choices if c.gap == gap and c.is_correct == right)
+                    for gap in range(1, len(question.gaps) + 1)
+                ]
+                with translation.override(lang):
+                    answer_record(
+                        attempt=attempt,
+                        quiz=content,
+                        question=question,
+                        choices=picks,
+                        response=json.dumps([_gap_response(c, question) for c in picks]),
+                    )
                 continue
             choice = next(c for c in question.choices if c.is_correct == right)
             # A typed answer is its choice's text, stars left out (a short answer), or its

@@ -220,6 +220,29 @@ def put_in_order(page: Page, lang: str, order: list[int]) -> None:
     assert shown_order(page) == order
 
 
+def gap_values(question, *, right: bool, lang: str) -> list[str]:
+    """What a learner gives each gap of a gaps question (a `Question`), in order: its first
+    right answer, or its first known mistake; a choice by its text in `lang`, an accepted
+    answer without its stars, a number as the quiz file writes it."""
+    values = []
+    for number, kind in enumerate(question.gaps, 1):
+        mine = question.choices.filter(gap=number, is_correct=right).order_by("position")
+        text = str(getattr(mine.first(), f"text_{lang}"))
+        values.append(text.replace("*", "") if kind == "short_answer" else text)
+    return values
+
+
+def fill_gaps(page: Page, values: list[str]) -> None:
+    """Fills the gaps of the shown question in order: a gap's list set to the choice of that
+    text, a gap's box typed in."""
+    for number, value in enumerate(values, 1):
+        gap = page.locator(f"#gap-{number}")
+        if gap.evaluate("element => element.tagName") == "SELECT":
+            gap.select_option(label=value)
+        else:
+            gap.fill(value)
+
+
 def scripted(page: Page) -> bool:
     """Whether a question test's page runs its script: the script-320px runs of its
     CONTEXTS (the no-script ones keep the wide default screen)."""

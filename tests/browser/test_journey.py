@@ -13,10 +13,10 @@ from playwright.sync_api import Page, expect
 
 from quizzes.kinds.numerical import plain
 from quizzes.models import Attempt, AttemptKind, Quiz
-from tests.browser.helpers import LANGUAGES, put_in_order, screenshot, t
+from tests.browser.helpers import LANGUAGES, fill_gaps, gap_values, put_in_order, screenshot, t
 from tests.factories import choice_of, make_multiple, make_quiz, variant_of
 
-MISSED = 2  # The question the learner gets wrong: 11 / 12, which passes.
+MISSED = 2  # The question the learner gets wrong: 12 / 13, which passes.
 
 
 def _title(quiz: Quiz, lang: str) -> str:
@@ -33,6 +33,8 @@ def _answer(page: Page, quiz: Quiz, number: int, *, right: bool, lang: str) -> N
         page.locator("#text-answer").fill("DDP" if right else "FSDP")
     elif question.kind == "numerical":  # The value, or a known mistake's.
         page.locator("#number-answer").fill(choice_of(quiz, number, correct=right).text_en)
+    elif question.kind == "gaps":  # Each gap's right answer, or its known mistake.
+        fill_gaps(page, gap_values(question, right=right, lang=lang))
     elif question.kind == "calculated":  # The attempt's variant's answer, or a wrong one.
         attempt = Attempt.objects.filter(completed_at=None).get()
         page.locator("#number-answer").fill(

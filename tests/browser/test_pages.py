@@ -14,21 +14,23 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Page, Response, expect
 
 from guides.models import GuidePath
-from quizzes.kinds.numerical import plain
-from quizzes.models import Answer, Attempt, Choice
+from quizzes.models import Answer, Attempt, Choice, Question
 from tests.browser.helpers import (
     LANGUAGES,
     admin_import_preview,
     axe_violations,
     document_of,
+    fill_gaps,
+    gap_values,
     screenshot,
     settle,
     sign_in_as_instructor,
     t,
 )
-from tests.factories import make_multiple, make_quiz, question_url, results_url, variant_of
+from tests.factories import make_multiple, make_quiz, question_url, results_url
 
-TOTAL = 12  # The demo quiz's questions: a short answer tenth, a calculated one last.
+TOTAL = 13  # The demo quiz's questions: a short answer tenth, a calculated one, a gaps one last.
+CALCULATED = 12
 
 
 def home(page: Page, browser_attempt, lang: str) -> Response:
@@ -89,8 +91,8 @@ def results_by_script(page: Page, browser_attempt, lang: str) -> Response:
     """The results the page's script shows in place after the last answer's feedback."""
     attempt = browser_attempt(answered=TOTAL - 1, lang=lang)
     response = page.goto(question_url(attempt, TOTAL, lang))
-    last = attempt.quiz.questions.get(position=TOTAL)  # A calculated question: its variant's.
-    page.locator("#number-answer").fill(plain(variant_of(attempt, last)["answer"]))
+    last = attempt.quiz.questions.get(position=TOTAL)  # A gaps question: each gap right.
+    fill_gaps(page, gap_values(last, right=True, lang=lang))
     page.get_by_role("button", name=t(lang, "Check answer")).click()
     page.get_by_role("link", name=t(lang, "See your results")).click()
     expect(page.locator("#score")).to_be_visible()
@@ -124,8 +126,6 @@ def question_with_code_in_its_prompt(page: Page, browser_attempt, lang: str) -> 
 
 def question_with_english_fallback(page: Page, browser_attempt, lang: str) -> Response:
     """French texts missing: the French page shows English, marked and tagged "en anglais"."""
-    from quizzes.models import Question
-
     question = Question.objects.get(quiz__slug="data-parallelism-quiz", position=1)
     question.prompt_fr = ""
     question.save()
@@ -198,7 +198,7 @@ def quiz_report(page: Page, browser_attempt, lang: str) -> Response:
     response = page.goto(f"/{lang}/reports/quizzes/data-parallelism-quiz/")
     expect(page.locator("#question-10 .wrong-responses")).to_contain_text("nn.DataParallel")
     # The calculated question's answers by variant, the seeded attempts' too: ten of them.
-    expect(page.locator(f"#question-{TOTAL} table.variants tbody tr")).to_have_count(10)
+    expect(page.locator(f"#question-{CALCULATED} table.variants tbody tr")).to_have_count(10)
     return response
 
 
@@ -281,6 +281,34 @@ def ordering_question(page: Page, browser_attempt, lang: str) -> Response:
 def ordering_feedback(page: Page, browser_attempt, lang: str) -> Response:
     """The feedback of an order: the learner's beside the right one."""
     return page.goto(question_url(browser_attempt(answered=9, lang=lang), 9, lang))
+
+
+def gaps_question(page: Page, browser_attempt, lang: str) -> Response:
+    """The demo's gaps question: a box, a list and a box in the lines of its prompt."""
+    return page.goto(question_url(browser_attempt(answered=TOTAL - 1, lang=lang), TOTAL, lang))
+
+
+def gaps_refused(page: Page, browser_attempt, lang: str) -> Response:
+    """A number that can't be read in its first gap: refused, the gap marked, all kept."""
+    gaps_question(page, browser_attempt, lang)
+    fill_gaps(page, ["two hundred", *gap_values(_last(), right=True, lang=lang)[1:]])
+    with page.expect_navigation() as navigation:
+        page.get_by_role("button", name=t(lang, "Check answer")).click()
+    return navigation.value
+
+
+def gaps_feedback_by_script(page: Page, browser_attempt, lang: str) -> Response:
+    """Each gap's known mistake: the prompt's numbered blanks, each gap's right answer and
+    the mistake's feedback."""
+    response = gaps_question(page, browser_attempt, lang)
+    fill_gaps(page, gap_values(_last(), right=False, lang=lang))
+    page.get_by_role("button", name=t(lang, "Check answer")).click()
+    expect(page.locator("#feedback .review-gaps .gap-right")).to_have_count(3)
+    return response
+
+
+def _last():
+    return Question.objects.get(quiz__slug="data-parallelism-quiz", position=TOTAL)
 
 
 def multiple_choice_question(page: Page, browser_attempt, lang: str) -> Response:
@@ -384,6 +412,9 @@ PAGES = [
     pytest.param(nothing_to_practise, id="nothing-to-practise"),
     pytest.param(ordering_question, id="ordering-question"),
     pytest.param(ordering_feedback, id="ordering-feedback"),
+    pytest.param(gaps_question, id="gaps-question"),
+    pytest.param(gaps_refused, id="gaps-refused"),
+    pytest.param(gaps_feedback_by_script, id="gaps-feedback-by-script"),
     pytest.param(multiple_choice_question, id="multiple-choice-question"),
     pytest.param(multiple_choice_feedback, id="multiple-choice-feedback"),
     pytest.param(password_reset, id="password-reset"),
@@ -393,9 +424,10 @@ PAGES = [
     pytest.param(password_reset_complete, id="password-reset-complete"),
     pytest.param(account_delete, id="account-delete"),
 ]
-STATUS = {"question_form_error": 400, "not_found": 404}
+STATUS = {"question_form_error": 400, "gaps_refused": 400, "not_found": 404}
 # Pages the script changed after their load: checked as the browser has them then.
 SCRIPTED = {
+    "gaps_feedback_by_script",
     "question_feedback_by_script",
     "question_next_by_script",
     "question_started_by_script",

@@ -1,8 +1,9 @@
 """Every demo question on a 375 × 667 phone, in both languages, signed in and signed out,
 measured with the browser's boxes: the header in two rows at most, the prompt and the first
-choice on the first screen with "Check answer" in view below them, and after answering the
-question's text just under the sticky "Question n of N", never under it. The step page is
-also checked with axe-core and the Nu Html Checker at 375 px and 1280 px."""
+choice (a gaps question's: its prompt, which holds its inputs) on the first screen with
+"Check answer" in view below them, and after answering the question's text just under the
+sticky "Question n of N", never under it. The step page is also checked with axe-core and
+the Nu Html Checker at 375 px and 1280 px."""
 
 import re
 
@@ -44,7 +45,8 @@ MEASURE = """() => {
         headerRows: rows,
         bar: box(".step"),
         prompt: box("#prompt"),
-        firstChoice: box(".choice, .number-answer, .text-answer, .ordering-item"),
+        firstChoice: box(".choice, .number-answer, .text-answer, .ordering-item, .gapped"),
+        gapped: document.querySelector(".gapped") !== null,
         actions: box(".form-actions"),
         button: box(".form-actions button"),
         verdict: box("#feedback .verdict-bar"),
@@ -76,7 +78,8 @@ def _check_question(figures: dict, where: str) -> None:
     screen, prompt, choice = figures["viewport"], figures["prompt"], figures["firstChoice"]
     assert figures["scrollY"] == 0, where
     assert 0 <= prompt["top"] and prompt["bottom"] <= screen, (where, prompt)
-    assert prompt["bottom"] <= choice["top"] + EPSILON, (where, prompt, choice)
+    if not figures["gapped"]:  # A gaps question's inputs are in its prompt's lines.
+        assert prompt["bottom"] <= choice["top"] + EPSILON, (where, prompt, choice)
     assert choice["bottom"] <= screen, (where, choice)
     button, actions = figures["button"], figures["actions"]
     if choice["bottom"] + actions["height"] <= screen:  # The question fits with its button.
@@ -112,6 +115,12 @@ def _walk(page: Page, quiz: Quiz, lang: str) -> int:
             page.get_by_role("button", name=t(lang, "Move up")).last.click()
         elif page.locator(".text-answer").count():
             page.locator("#text-answer").fill("DDP")
+        elif page.locator(".gapped").count():  # A list's first choice, else a 1 typed.
+            for gap in page.locator(".gap-input").all():
+                if gap.evaluate("element => element.tagName") == "SELECT":
+                    gap.select_option(index=1)
+                else:
+                    gap.fill("1")
         else:
             page.locator(".choice label").first.click()
         page.get_by_role("button", name=t(lang, "Check answer")).click()
@@ -132,7 +141,7 @@ def test_every_demo_question_fits_a_phone(page, demo, lang, signed_in):
     if signed_in:
         _sign_in(page, lang)
     measured = sum(_walk(page, quiz, lang) for quiz in Quiz.objects.order_by("slug"))
-    assert measured == 22  # Every demo question: the two demo quizzes' 12 and 10.
+    assert measured == 23  # Every demo question: the two demo quizzes' 13 and 10.
 
 
 @pytest.mark.parametrize("width", [375, 1280])

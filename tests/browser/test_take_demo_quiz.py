@@ -12,12 +12,20 @@ from playwright.sync_api import Locator, Page, expect
 from quizzes.kinds.numerical import plain
 from quizzes.markup.rendering import render
 from quizzes.models import Attempt, Quiz
-from tests.browser.helpers import focus_is_visible, focused, screenshot, t
+from tests.browser.helpers import (
+    fill_gaps,
+    focus_is_visible,
+    focused,
+    gap_values,
+    screenshot,
+    t,
+)
 from tests.factories import choice_of, variant_of
 
 # The learner gets these questions wrong, and the ordering one (9), whose items are checked
-# as shown (never the right order): 10 / 12, which passes the 70 % mark.
+# as shown (never the right order): 11 / 13, which passes the 70 % mark.
 WRONG = {3}
+GAPS = "Fill in each gap: pick from its list, or type a word or a number."  # Its group's name.
 TYPED = "DistributedDataParallel"  # The answer typed to the demo's short-answer question.
 PLACEHOLDER = re.compile(r"\{[A-Za-z_]\w*\}")  # A calculated question's {workers}.
 
@@ -42,10 +50,11 @@ def _drawn_answer(question) -> Callable[[], str]:
     return lambda: plain(variant_of(Attempt.objects.get(), question)["answer"])
 
 
-def _plan(quiz: Quiz, lang: str) -> list[tuple[re.Pattern, re.Pattern | str | None, bool]]:
+def _plan(quiz: Quiz, lang: str) -> list[tuple]:
     """(prompt, text of the choice to pick or the answer to type, is it right) for every
     question, as shown in `lang`; nothing to give for the ordering question, checked as
-    shown; a number typed right (a calculated question's once the attempt has drawn it)."""
+    shown; a number typed right (a calculated question's once the attempt has drawn it); a
+    value for each gap of the gaps question (its group named by its instruction)."""
     plan = []
     with translation.override(lang):
         for number, question in enumerate(quiz.questions.order_by("position"), 1):
@@ -63,14 +72,22 @@ def _plan(quiz: Quiz, lang: str) -> list[tuple[re.Pattern, re.Pattern | str | No
             if question.kind == "calculated":
                 plan.append((_shown(question.prompt, lang), _drawn_answer(question), True))
                 continue
+            if question.kind == "gaps":
+                values = gap_values(question, right=right, lang=lang)
+                plan.append((t(lang, GAPS), values, right))
+                continue
             choice = choice_of(quiz, number, correct=right)
             plan.append((_shown(question.prompt, lang), _shown(choice.text, lang), right))
     return plan
 
 
-def _give(page: Page, answer: re.Pattern | str | Callable | None) -> None:
-    """Pick the choice by its label, or type the answer (nothing: an order as shown)."""
+def _give(page: Page, answer: re.Pattern | str | Callable | list[str] | None) -> None:
+    """Pick the choice by its label, type the answer, or fill each gap (nothing: an order as
+    shown)."""
     if answer is None:
+        return
+    if isinstance(answer, list):
+        fill_gaps(page, answer)
         return
     if callable(answer):
         answer = answer()
@@ -123,15 +140,15 @@ def _expect_results(page: Page, lang: str) -> None:
     expect(page).to_have_url(re.compile(rf"/{lang}/attempts/[-0-9a-f]+/results/$"))
     heading = {"en": "Your results", "fr": "Vos résultats"}[lang]  # not t(): the catalogue too
     expect(page.get_by_role("heading", level=1)).to_have_text(heading)
-    expect(page.locator("#score")).to_contain_text("10 / 12")
+    expect(page.locator("#score")).to_contain_text("11 / 13")
     expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
 def _expect_recorded(quiz: Quiz, lang: str) -> None:
     attempt = Attempt.objects.get()
-    assert (attempt.quiz, attempt.language, attempt.score) == (quiz, lang, 10)
+    assert (attempt.quiz, attempt.language, attempt.score) == (quiz, lang, 11)
     assert attempt.is_finished
-    assert attempt.answers.count() == 12
+    assert attempt.answers.count() == 13
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -181,7 +198,7 @@ def test_switching_language_mid_attempt_keeps_the_attempt(page, demo):
         _answer_by_clicking(page, "en", number, english, lambda page: None)
     _expect_results(page, "en")
     attempt = Attempt.objects.get()
-    assert (attempt.answers.count(), attempt.score, attempt.language) == (12, 10, "en")
+    assert (attempt.answers.count(), attempt.score, attempt.language) == (13, 11, "en")
 
 
 def _tab_to(page: Page, target: Locator, limit: int = 40) -> None:
@@ -192,6 +209,28 @@ def _tab_to(page: Page, target: Locator, limit: int = 40) -> None:
         if target.evaluate("element => element === document.activeElement"):
             return
     raise AssertionError(f"Tab never reached {target} on {page.url}")
+
+
+def _fill_gaps_by_keyboard(page: Page, values: list[str]) -> None:
+    """Tab to the first gap, then fill each gap and Tab on to the next: a box typed in, a
+    list set by its arrow keys to the choice of that text."""
+    _tab_to(page, page.locator("#gap-1"))
+    for number, value in enumerate(values, 1):
+        gap = page.locator(f"#gap-{number}")
+        expect(gap).to_be_focused()
+        if gap.evaluate("element => element.tagName") == "SELECT":
+            gap.press("Home")
+            for _ in range(gap.locator("option").count()):
+                if gap.locator("option:checked").inner_text() == value:
+                    break
+                page.keyboard.press("ArrowDown")
+            expect(gap.locator("option:checked")).to_have_text(value)
+        else:
+            page.keyboard.type(value)
+            expect(gap).to_have_value(value)
+        if number < len(values):
+            page.keyboard.press("Tab")
+            assert focus_is_visible(page), focused(page)
 
 
 def _press_enter_to_follow(page: Page) -> None:
@@ -225,6 +264,8 @@ def test_learner_takes_the_demo_quiz_with_the_keyboard_alone(page, demo):
         expect(page.get_by_role("heading", level=1)).to_have_text(heading)
         if choice_text is None:  # The ordering question, checked as shown.
             _tab_to(page, page.get_by_role("button", name="Check answer"))
+        elif isinstance(choice_text, list):  # Each gap in turn, the next stop after the last.
+            _fill_gaps_by_keyboard(page, choice_text)
         elif isinstance(choice_text, str) or callable(choice_text):  # Typed in the text box,
             typed = choice_text() if callable(choice_text) else choice_text  # by the prompt.
             box = page.get_by_role("group", name=prompt).get_by_role("textbox")
@@ -336,7 +377,7 @@ def test_with_script_a_step_is_one_request_and_focus_follows(page, demo):
     ], loads
     answered = [url for url in loads if re.search(r"/questions/\d+/", url)]
     assert [url.rsplit("/questions/", 1)[1] for url in answered] == ["2/", "3/"], answered
-    assert len(posts) == 13, posts  # Start and the twelve answers.
+    assert len(posts) == 14, posts  # Start and the thirteen answers.
     # The results' forms work with the page's token: practise the questions missed.
     page.get_by_role("button", name="Practise the 2 questions I missed").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Question 1 of 2")

@@ -1,14 +1,19 @@
+import io
 import re
 
 from django.core.files.storage import default_storage
 from django.core.management import call_command
+from django.http import QueryDict
 from django.utils import translation
 
 from guides.models import GuidePath
 from quizzes.kinds import calculated
+from quizzes.kinds.gaps import gap_answers
+from quizzes.learning.forms import AnswerForm
 from quizzes.markup.rendering import render
 from quizzes.models import Choice, ContentImage, Question, Quiz, translated_fields
 from quizzes.snapshots import text_problems
+from tests.factories import content_of
 
 
 def test_demo_loader_run_twice_adds_no_duplicates(db):
@@ -25,19 +30,33 @@ def test_demo_data_parallelism_quiz_is_complete_in_both_languages(db):
     assert quiz.level == "intermediate"
     assert list(quiz.guide_paths.values_list("slug", flat=True)) == ["data-parallelism"]
     questions = list(quiz.questions.prefetch_related("choices"))
-    assert len(questions) == 12
-    kinds = ["ordering", "short_answer", "numerical", "calculated"]
-    assert [question.kind for question in questions][-4:] == kinds
+    assert len(questions) == 13
+    kinds = ["ordering", "short_answer", "numerical", "calculated", "gaps"]
+    assert [question.kind for question in questions][-5:] == kinds
     for question in questions:
         choices = list(question.choices.all())
         if question.kind == "short_answer":  # Accepted answers, then known mistakes.
             assert [choice.is_correct for choice in choices] == [True, True, False, False, False]
+        elif question.kind == "gaps":  # A number, a choice, a short answer: each gap's right
+            # answers, then its known mistakes.
+            assert question.gaps == ["numerical", "single", "short_answer"]
+            assert [(choice.gap, choice.is_correct) for choice in choices] == [
+                (1, True),
+                (1, False),
+                (1, False),
+                (2, True),
+                (2, False),
+                (2, False),
+                (3, True),
+                (3, True),
+                (3, False),
+            ]
         else:
             assert len(choices) == 4
         assert question.choice_problems() == []
-        if question.kind not in ("ordering", "short_answer"):
+        if question.kind not in ("ordering", "short_answer", "gaps"):
             assert sum(choice.is_correct for choice in choices) == 1
-        if question.kind in ("numerical", "calculated"):  # Each known mistake explained.
+        if question.kind in ("numerical", "calculated", "gaps"):  # Each known mistake explained.
             assert all(c.feedback_en and c.feedback_fr for c in choices if not c.is_correct)
         for field in ("prompt_en", "prompt_fr", "explanation_en", "explanation_fr"):
             assert getattr(question, field), f"{question.position}: {field} is empty"
@@ -134,3 +153,32 @@ def test_demo_texts_render_code_maths_and_a_diagram(db):
                     assert not text_problems(field=field, language=code, source=source)
     assert ContentImage.objects.count() == 1
     assert default_storage.exists(ContentImage.objects.get().file.name)
+
+
+def _gaps_answered(question, posted: list[str], lang: str) -> list:
+    """Each gap of an answer posted in `lang` to a gaps question (its QuestionContent), graded."""
+    data = QueryDict(mutable=True)
+    data.setlist("choice", posted)
+    with translation.override(lang):
+        form = AnswerForm(
+            data, choices=list(question.choices), kind=question.type, question=question
+        )
+        assert form.is_valid(), form.errors
+        picked = [choice.pk for choice in form.cleaned_data["choices"]]
+        return gap_answers(question, form.cleaned_data["response"], picked)
+
+
+def test_demo_gaps_question_takes_its_answers_and_explains_each_known_mistake(db):
+    """The data parallelism quiz's gaps question: the global batch, the all-reduce and the
+    replica, right in French with the accent left out; each gap's known mistake explained."""
+    call_command("loaddemo", stdout=io.StringIO())
+    content = content_of(Quiz.objects.get(slug="data-parallelism-quiz"))
+    (question,) = [question for question in content.questions if question.kind == "gaps"]
+    pick = {str(choice.text): str(choice.pk) for choice in question.choices if choice.gap == 2}
+    right = _gaps_answered(question, ["256", pick["all-reduce"], "Replique"], "fr")
+    assert [gap.score for gap in right] == [1, 1, 1]
+    wrong = _gaps_answered(question, ["32", pick["all-gather"], "shards"], "en")
+    assert [gap.score for gap in wrong] == [0, 0, 0]
+    assert [str(gap.matched.text) for gap in wrong] == ["32", "all-gather", "*shard*"]
+    with translation.override("fr"):
+        assert all(str(gap.matched.feedback) for gap in wrong)

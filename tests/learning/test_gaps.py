@@ -2,11 +2,14 @@
 regrade: a number, a choice and a short answer in one text, credit per gap."""
 
 import json
+import re
 from decimal import Decimal
 
 import pytest
 
+from quizzes.kinds.gaps import blanks
 from quizzes.learning.services import answers_regrade
+from quizzes.markup.rendering import render
 from quizzes.models import Answer, Choice
 from tests.factories import (
     answer,
@@ -35,7 +38,7 @@ def test_the_prompt_shows_an_input_in_each_gap_in_both_languages(client, cloze):
     attempt = start(client, cloze, "fr")
     page = client.get(question_url(attempt, 1, "fr")).content.decode()
     choices = _choices(cloze)
-    assert "un pas de l’optimiseur voit <input" in page
+    assert 'un pas de l’optimiseur voit <span class="gap-slot"><input' in page
     assert 'id="gap-1" aria-label="Trou 1" inputmode="decimal"' in page
     assert '<select class="gap-input" name="choice" id="gap-2" aria-label="Trou 2">' in page
     assert f'<option value="{choices[3].pk}">diffusion</option>' in page
@@ -43,6 +46,21 @@ def test_the_prompt_shows_an_input_in_each_gap_in_both_languages(client, cloze):
     assert 'id="gap-3" aria-label="Trou 3" inputmode="text"' in page
     assert "[[" not in page
     assert page.count('name="choice"') == 3
+
+
+def test_a_gap_keeps_the_punctuation_around_it_on_its_line(client, cloze):
+    """No line of the prompt starts with the comma after a box, nor a French "?" after its
+    no-break space: each gap is in a slot with them, kept on one line."""
+    attempt = start(client, cloze, "fr")
+    page = client.get(question_url(attempt, 1, "fr")).content.decode()
+    assert re.search(r'un <span class="gap-slot"><select [^>]*id="gap-2".*?</select>,</span>', page)
+    rendered = blanks(render("Le « [[1]] » ou ([[2]]), est-ce [[3]]\u202f? Oui.", language="fr"))
+    assert rendered.html == (
+        '<p>Le <span class="gap-slot">«\xa0<span class="gap-blank" data-gap="1">(1)</span>'
+        '\xa0»</span> ou <span class="gap-slot">(<span class="gap-blank" data-gap="2">(2)'
+        '</span>),</span> est-ce <span class="gap-slot"><span class="gap-blank" data-gap="3">'
+        "(3)</span>\u202f?</span> Oui.</p>\n"
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -82,23 +100,26 @@ def test_each_gap_earns_its_share_and_a_known_mistake_shows_its_feedback(client,
 
 
 @pytest.mark.parametrize(
-    ("values", "message"),
+    ("values", "message", "marked"),
     [
-        (["", "{pick}", "DDP"], "Fill in every gap."),
-        (["256", "", "DDP"], "Fill in every gap."),
-        (["abc", "{pick}", "DDP"], "Gap 1: "),
-        (["NaN", "{pick}", "DDP"], "Gap 1: "),
-        (["1e999", "{pick}", "DDP"], "Gap 1: "),
-        (["9" * 5000, "{pick}", "DDP"], "Gap 1: that is too long for a gap"),
-        (["256", "{other}", "DDP"], "Gap 2: "),
-        (["256", "9" * 5000, "DDP"], "Gap 2: "),
-        (["256", "{pick}", "x" * 10000], "Gap 3: that is too long for a gap"),
-        (["256", "{pick}"], "Those are not this question"),
-        (["256", "{pick}", "DDP", "DDP"], "Those are not this question"),
-        (["٢٥٦", "{pick}", "DDP"], "Gap 1: "),
+        (["", "{pick}", "DDP"], "Fill in every gap.", ["1"]),
+        (["256", "", " "], "Fill in every gap.", ["2", "3"]),
+        (["abc", "{pick}", "DDP"], "Gap 1: ", ["1"]),
+        (["NaN", "{pick}", "DDP"], "Gap 1: ", ["1"]),
+        (["1e999", "{pick}", "DDP"], "Gap 1: ", ["1"]),
+        (["9" * 5000, "{pick}", "DDP"], "Gap 1: that is too long for a gap", ["1"]),
+        (["256", "{other}", "DDP"], "Gap 2: ", ["2"]),
+        (["256", "9" * 5000, "DDP"], "Gap 2: ", ["2"]),
+        (["256", "{pick}", "x" * 10000], "Gap 3: that is too long for a gap", ["3"]),
+        (["256", "{pick}"], "Those are not this question", ["1", "2", "3"]),
+        (["256", "{pick}", "DDP", "DDP"], "Those are not this question", ["1", "2", "3"]),
+        (["٢٥٦", "{pick}", "DDP"], "Gap 1: ", ["1"]),
     ],
 )
-def test_bad_gaps_are_refused_with_a_message_and_record_nothing(client, cloze, values, message):
+def test_bad_gaps_are_refused_with_a_message_and_record_nothing(
+    client, cloze, values, message, marked
+):
+    """The message says why, and the gaps it is about (and they alone) are marked invalid."""
     attempt = start(client, cloze, "en")
     choices = _choices(cloze)
     other = make_quiz(slug="other", questions=1).questions.get().choices.first()
@@ -107,7 +128,9 @@ def test_bad_gaps_are_refused_with_a_message_and_record_nothing(client, cloze, v
     ]
     reply = client.post(question_url(attempt, 1), {"choice": posted})
     assert reply.status_code == 400
-    assert message.replace("'", "&#x27;") in reply.content.decode()
+    page = reply.content.decode()
+    assert message.replace("'", "&#x27;") in page
+    assert re.findall(r'id="gap-([0-9])"[^>]*aria-invalid="true"', page) == marked
     assert not Answer.objects.exists()
 
 
