@@ -269,7 +269,7 @@ def test_bundle_round_trip_is_identical_byte_for_byte(db, tmp_path):
     Quiz.objects.all().delete()
     GuidePath.objects.all().delete()
     out = run("importcontent", str(first))
-    assert out.startswith("Create: 2 guide paths, 3 quizzes, 26 questions, 109 choices.\n")
+    assert out.startswith("Create: 2 guide paths, 3 quizzes, 26 questions, 110 choices.\n")
     assert out.index("create: guide path data-parallelism") < out.index("create: quiz")
     assert out.endswith("Imported.\n")
     second = tmp_path / "second.zip"

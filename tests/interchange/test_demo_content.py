@@ -49,6 +49,7 @@ def test_demo_data_parallelism_quiz_is_complete_in_both_languages(db):
                 (2, False),
                 (3, True),
                 (3, True),
+                (3, True),
                 (3, False),
             ]
         else:

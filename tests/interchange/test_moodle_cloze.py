@@ -123,7 +123,10 @@ def test_moodles_own_cloze_is_stored_answered_and_its_export_reads_back_unchange
     attempt = start(client, question.quiz)
     page = client.get(question_url(attempt, 1)).content.decode()
     assert page.count('<select class="gap-input" name="choice"') == 4
-    assert 'The capital of France is <input type="text" class="gap-input gap-text"' in page
+    assert (
+        'The capital of France is <span class="gap-slot"><input type="text" '
+        'class="gap-input gap-text"'
+    ) in page
     assert "[[" not in page
     choices = list(question.choices.order_by("position"))
     right = [choices[0].pk, choices[3].pk, choices[4].pk, choices[7].pk, "marseille"]

@@ -281,8 +281,10 @@ def test_the_preview_shows_an_input_in_each_gap_in_each_language(editor_client, 
     assert response.status_code == 200
     page = response.content.decode()
     typed = '<input type="text" class="gap-input gap-{}" aria-label="{}" disabled>'
-    assert "one optimizer step sees " + typed.format("number", "Gap 1") + " samples." in page
-    assert "un pas de l’optimiseur voit " + typed.format("number", "Gap 1") in page
+    slot = '<span class="gap-slot">{}</span>'
+    first = slot.format(typed.format("number", "Gap 1"))
+    assert "one optimizer step sees " + first + " samples." in page
+    assert "un pas de l’optimiseur voit " + first in page
     assert page.count(typed.format("text", "Gap 3")) == 2
     select = '<select class="gap-input" aria-label="Gap 2" disabled><option>Choose…</option>'
     assert select + "<option>all-reduce</option><option>broadcast</option></select>" in page
