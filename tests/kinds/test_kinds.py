@@ -140,7 +140,6 @@ TYPED = {
     "numerical": (["1,024"], ["7"]),
     "calculated": (["1,024"], ["256.4"]),
     "short_answer": (["  All-Reduce "], ["broadcast"]),
-    "gaps": (["256", "3", "ddp"], ["7", "4", "FSDP"]),
 }
 # Written as itself unless a kind says otherwise; no values, no response, as picks do.
 _DEFAULTS = {
@@ -217,6 +216,10 @@ def test_every_kind_keeps_the_whole_interface(kind):
 
 def _posted(question: QuestionContent) -> tuple[list[str], list[str]]:
     """What a learner posts for the question, right then wrong."""
+    if question.kind == "gaps":  # A value per gap: its choice gap's pick by its id.
+        (right_pick,) = [c.pk for c in question.choices if c.gap == 2 and c.is_correct]
+        (wrong_pick,) = [c.pk for c in question.choices if c.gap == 2 and not c.is_correct]
+        return ["256", str(right_pick), "ddp"], ["7", str(wrong_pick), "FSDP"]
     if question.kind in TYPED:
         return TYPED[question.kind]
     if question.kind == "ordering":  # Each item's position: in order, then two swapped.
