@@ -242,7 +242,7 @@ def _gap_list(kinds_of: list[str], choices: list[PreviewChoice]) -> list[Preview
         PreviewGap(
             number=number,
             kind=str(labels.get(kind, "")),
-            choices=[choice for choice in choices if choice.gap == number],
+            choices=gaps.of_gap(choices, number),
         )
         for number, kind in enumerate(kinds_of, 1)
     ]

@@ -57,6 +57,12 @@ class EditedChoice:
     gap: int = 0
 
 
+def posted_id(text: str) -> int | None:
+    """A choice id as posted or kept ("12"), or None for what is none (not ASCII digits, or
+    past any id a database gives: int() refuses a string of thousands of digits)."""
+    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 18 else None
+
+
 @dataclass(frozen=True)
 class Read:
     """What a file format's reader made of a question's answers: the quiz-file fields they

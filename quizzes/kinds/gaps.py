@@ -38,6 +38,7 @@ from quizzes.kinds.base import (
     MoodleReading,
     MoodleWriting,
     Read,
+    posted_id,
 )
 from quizzes.kinds.numerical import Numerical
 from quizzes.kinds.short_answer import ShortAnswer
@@ -84,12 +85,17 @@ def filled(html: str, inputs: dict[int, str]) -> str:
     return _BLANK.sub(lambda found: inputs.get(int(found.group(1)), found.group(0)), html)
 
 
+def of_gap(choices: Iterable, gap: int) -> list:
+    """The choices of gap `gap` (from 1) among these, in their order."""
+    return [choice for choice in choices if choice.gap == gap]
+
+
 def sub_question(question, gap: int):
     """Gap `gap` (from 1) of a gaps QuestionContent as a question of its own kind: its
     choices those of the gap, in the order they are shown."""
     fields = {
         "kind": question.gaps[gap - 1],
-        "choices": tuple(choice for choice in question.choices if choice.gap == gap),
+        "choices": tuple(of_gap(question.choices, gap)),
     }
     if isinstance(question, SimpleNamespace):  # A regrade's question.
         return SimpleNamespace(**{**vars(question), **fields})
@@ -124,10 +130,6 @@ def kept_response(kind_names: Iterable[str], cleaned: Iterable) -> str:
         for name, value in zip(kind_names, cleaned, strict=True)
     ]
     return json.dumps(kept, ensure_ascii=False)
-
-
-def _choice_id(text: str) -> int | None:
-    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 18 else None
 
 
 @dataclass(frozen=True)
@@ -210,7 +212,7 @@ def gaps_problems(gaps, prompts: dict[str, str], choices: list[EditedChoice]) ->
             problems.append(message % {"number": choice_number, "count": len(gaps)})
     for number, kind_name in enumerate(gaps, 1):
         kind = GAP_KINDS[kind_name]
-        mine = [choice for choice in choices if choice.gap == number]
+        mine = of_gap(choices, number)
         if not mine:
             problems.append(gettext("gap %(number)s has no choices.") % {"number": number})
             continue
@@ -293,14 +295,14 @@ class Gaps(Kind):
         fields = []
         for number in range(1, len(question.gaps) + 1):
             sub = sub_question(question, number)
-            mine = [choice for choice in shown if choice.gap == number]
+            mine = of_gap(shown, number)
             fields.append(kind_of(sub).form_field(mine, sub))
         return GapsField(kind_names=list(question.gaps), fields=fields)
 
     def picked(self, value, choices) -> list[int]:
         found = []
         for number, (kind_name, cleaned) in enumerate(zip(self._gaps, value, strict=True), 1):
-            mine = [choice for choice in choices if choice.gap == number]
+            mine = of_gap(choices, number)
             found += GAP_KINDS[kind_name].for_question(self._question).picked(cleaned, mine)
         return found
 
@@ -320,9 +322,9 @@ class Gaps(Kind):
             return []
         found = []
         for number, (kind_name, value) in enumerate(zip(self._gaps, values, strict=True), 1):
-            mine = [choice for choice in choices if choice.gap == number]
+            mine = of_gap(choices, number)
             if kind_name == SingleChoice.name:
-                found += [choice.pk for choice in mine if choice.pk == _choice_id(value)]
+                found += [choice.pk for choice in mine if choice.pk == posted_id(value)]
             else:
                 kind = GAP_KINDS[kind_name].for_question(self._question)
                 found += kind.rematch(value, mine, language)
@@ -338,7 +340,7 @@ class Gaps(Kind):
             mine = frozenset(choice.pk for choice in sub.choices) & picked
             claimed |= mine
             if sub.kind == SingleChoice.name:
-                if mine != {_choice_id(value)}:
+                if mine != {posted_id(value)}:
                     return False
             elif len(value) > MAX_TYPED or not kind_of(sub).accepts(sub, mine, value):
                 return False

@@ -32,6 +32,7 @@ from quizzes.kinds.base import (
     MoodleReading,
     MoodleWriting,
     Read,
+    posted_id,
 )
 from quizzes.kinds.choices import moodle_shuffles
 
@@ -85,12 +86,6 @@ def pairs_problems(choices: list[EditedChoice]) -> list[str]:
     return problems
 
 
-def _id(text: str) -> int | None:
-    """A choice id as posted or kept ("12"), or None for what is none (not ASCII digits, or
-    past any id a database gives: int() refuses a string of thousands of digits)."""
-    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 18 else None
-
-
 def response_pairs(response: str | None) -> list[tuple[int, int]]:
     """The (left id, right id) pairs a kept response holds; [] for none or a bad one."""
     if not response:
@@ -101,7 +96,7 @@ def response_pairs(response: str | None) -> list[tuple[int, int]]:
         return []
     for part in parts:
         left_text, _colon, right_text = part.partition(":")
-        left, right = _id(left_text), _id(right_text)
+        left, right = posted_id(left_text), posted_id(right_text)
         if left is None or right is None:
             return []
         pairs.append((left, right))
@@ -150,7 +145,7 @@ class MatchField(forms.Field):
         unmatched = False
         for posted in value:
             left, _colon, right = str(posted).partition(":")
-            left_id, right_id = _id(left), _id(right)
+            left_id, right_id = posted_id(left), posted_id(right)
             if left_id is None or left_id in picks or (right and right_id not in self.rights):
                 raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
             unmatched = unmatched or not right

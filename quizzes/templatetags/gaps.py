@@ -6,7 +6,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from quizzes.kinds.gaps import MAX_TYPED, filled, gap_answers
+from quizzes.kinds.gaps import MAX_TYPED, filled, gap_answers, of_gap
 from quizzes.kinds.numerical import Numerical
 from quizzes.kinds.short_answer import shown_answer
 from quizzes.kinds.single import SingleChoice
@@ -49,8 +49,7 @@ def gap_prompt(question, choices, checked, errors=None) -> SafeString:
                 '<option value="{}"{}>{}</option>',
                 (
                     (choice.pk, mark_safe(" selected") if str(choice.pk) == value else "", text)
-                    for choice in choices
-                    if choice.gap == number
+                    for choice in of_gap(choices, number)
                     for text in [plain_title(str(choice.text))]
                 ),
             )
