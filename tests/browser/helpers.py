@@ -9,6 +9,7 @@ import subprocess
 import time
 import urllib.request
 
+import pytest
 from django.conf import settings
 from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
@@ -30,6 +31,12 @@ NODE_MODULES = settings.BASE_DIR / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
 VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
 SCREENSHOTS = settings.BASE_DIR / "var" / "screenshots"
+# A question kind's page taken both ways: with the script on a 320 px phone, and without it.
+CONTEXTS = pytest.mark.parametrize(
+    "context_options",
+    [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
+    ids=["script-320px", "no-script"],
+)
 DEMO_QUIZ = "data-parallelism-quiz"
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 

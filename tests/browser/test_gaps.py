@@ -13,15 +13,18 @@ from playwright.sync_api import Page, expect
 from quizzes.interchange.importing import quiz_import
 from quizzes.interchange.quizfile import quiz_file_read
 from quizzes.models import Answer, Choice
-from tests.browser.helpers import check_answer, checked, focus_is_visible, focused, scripted, t
+from tests.browser.helpers import (
+    CONTEXTS,
+    check_answer,
+    checked,
+    focus_is_visible,
+    focused,
+    scripted,
+    t,
+)
 from tests.factories import question_url
 
 QUIZ = Path(__file__).with_name("gaps_quiz.yaml")
-CONTEXTS = pytest.mark.parametrize(
-    "context_options",
-    [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
-    ids=["script-320px", "no-script"],
-)
 
 
 def _open(page: Page, browser_attempt, nu_checker, lang: str):

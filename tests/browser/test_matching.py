@@ -13,6 +13,7 @@ from quizzes.interchange.importing import quiz_import
 from quizzes.interchange.quizfile import quiz_file_read
 from quizzes.models import Answer, Choice
 from tests.browser.helpers import (
+    CONTEXTS,
     axe_violations,
     check_answer,
     checked,
@@ -23,11 +24,6 @@ from tests.browser.helpers import (
 from tests.factories import question_url
 
 QUIZ = Path(__file__).with_name("matching_quiz.yaml")
-CONTEXTS = pytest.mark.parametrize(
-    "context_options",
-    [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
-    ids=["script-320px", "no-script"],
-)
 
 
 def _open(page: Page, browser_attempt, nu_checker, lang: str):

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from quizzes.interchange.importing import quiz_import
 from quizzes.interchange.quizfile import quiz_file_read
 from quizzes.models import Answer
-from tests.browser.helpers import axe_violations, t
+from tests.browser.helpers import CONTEXTS, axe_violations, t
 from tests.factories import question_url
 
 SLUG = "gradient-accumulation-quiz"
@@ -61,11 +61,7 @@ def _check(page: Page, lang: str, *, scripted: bool) -> str:
     return navigation.value.text() if navigation.value.status == 400 else page.content()
 
 
-@pytest.mark.parametrize(
-    "context_options",
-    [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
-    ids=["script-320px", "no-script"],
-)
+@CONTEXTS
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_numerical_question_typed_right(page, browser_attempt, nu_checker, lang, request):
     scripted = "no-script" not in request.node.callspec.id
@@ -81,11 +77,7 @@ def test_the_numerical_question_typed_right(page, browser_attempt, nu_checker, l
     assert (recorded.response, recorded.is_correct) == ("1024", True)
 
 
-@pytest.mark.parametrize(
-    "context_options",
-    [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
-    ids=["script-320px", "no-script"],
-)
+@CONTEXTS
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_numerical_question_refused_then_typed_wrong(
     page, browser_attempt, nu_checker, lang, request
@@ -127,11 +119,7 @@ UNKNOWN = {
 }
 
 
-@pytest.mark.parametrize(
-    "context_options",
-    [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
-    ids=["script-320px", "no-script"],
-)
+@CONTEXTS
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_number_with_its_unit_typed_after_a_unit_refused(
     page, browser_attempt, nu_checker, lang, request

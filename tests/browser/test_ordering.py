@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 from quizzes.models import Answer, Question
 from tests.browser.helpers import (
+    CONTEXTS,
     DEMO_QUIZ,
     check_answer,
     checked,
@@ -19,11 +20,6 @@ from tests.browser.helpers import (
 from tests.factories import question_url
 
 NUMBER = 9  # The data parallelism quiz's ordering question, its last.
-CONTEXTS = pytest.mark.parametrize(
-    "context_options",
-    [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
-    ids=["script-320px", "no-script"],
-)
 
 
 def _items() -> list[int]:

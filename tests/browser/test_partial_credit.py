@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from quizzes.models import Answer, Attempt
-from tests.browser.helpers import axe_violations, t
+from tests.browser.helpers import CONTEXTS, axe_violations, t
 from tests.factories import make_multiple, make_quiz
 
 NNBSP = "\u202f"
@@ -46,11 +46,7 @@ def _submit(page: Page, name: str, *, scripted: bool, wait: str) -> str:
     return page.content()
 
 
-@pytest.mark.parametrize(
-    "context_options",
-    [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
-    ids=["script-320px", "no-script"],
-)
+@CONTEXTS
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_half_right_multiple_choice_answer_scores_half(
     page, live_server, quiz, nu_checker, lang, request

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from quizzes.models import Answer
-from tests.browser.helpers import axe_violations, t
+from tests.browser.helpers import CONTEXTS, axe_violations, t
 from tests.factories import question_url
 
 SLUG = "data-parallelism-quiz"
@@ -52,14 +52,7 @@ def _check(page: Page, lang: str, *, scripted: bool) -> str:
     return navigation.value.text() if navigation.value.status == 400 else page.content()
 
 
-WAYS = pytest.mark.parametrize(
-    "context_options",
-    [{"viewport": {"width": 320, "height": 640}}, {"java_script_enabled": False}],
-    ids=["script-320px", "no-script"],
-)
-
-
-@WAYS
+@CONTEXTS
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_short_answer_typed_right(page, browser_attempt, nu_checker, lang, request):
     scripted = "no-script" not in request.node.callspec.id
@@ -80,7 +73,7 @@ def test_the_short_answer_typed_right(page, browser_attempt, nu_checker, lang, r
     )
 
 
-@WAYS
+@CONTEXTS
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_short_answer_refused_then_typed_wrong(
     page, browser_attempt, nu_checker, lang, request
