@@ -9,7 +9,7 @@ anything. Every way our code writes content moves that stamp on:
 - a save or delete of a question, choice or guide path, and a change of a quiz's guide
   paths: the receivers below, connected in `QuizzesConfig.ready`;
 - querysets' `update`, `bulk_create` and `bulk_update` of quizzes, questions, choices and
-  guide paths: their QuerySet classes (quizzes/models.py, and `guides.signals` for guides);
+  guide paths: their QuerySet classes (quizzes/models/content.py, and `guides.signals` for guides);
 - data migrations, which use historical models without our querysets: every `migrate` ends
   by moving all the stamps (`content_migrated`).
 
