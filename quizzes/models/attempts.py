@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from quizzes.models.classes import Assignment
 from quizzes.models.content import Choice, Question, Quiz
 
 CREDIT_DIGITS, CREDIT_PLACES = 6, 5
@@ -75,6 +76,24 @@ class Attempt(models.Model):
     question_ids = models.JSONField(_("questions"), null=True, blank=True, editable=False)
     # Left for a new attempt ("Start over"): no longer the learner's attempt in progress.
     abandoned_at = models.DateTimeField(_("abandoned"), null=True, blank=True, editable=False)
+    # An attempt at a class's assignment, under its rules; None: self-study.
+    assignment = models.ForeignKey(
+        Assignment,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="attempts",
+        verbose_name=_("assignment"),
+        editable=False,
+    )
+    # The learner's attempts at the assignment are numbered 1, 2…, so that parallel Starts
+    # can't both take the last attempt allowed: the second one's number is taken.
+    number = models.PositiveSmallIntegerField(
+        _("attempt number"), null=True, blank=True, editable=False
+    )
+    # When the server stops taking its answers and submits it as it stands: its start plus
+    # the time limit (and the learner's extra time), or the assignment's close if sooner.
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-started_at", "pk"]
@@ -95,13 +114,25 @@ class Attempt(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["quiz", "user", "kind"],
-                condition=Q(completed_at=None, abandoned_at=None, user__isnull=False),
+                condition=Q(
+                    completed_at=None, abandoned_at=None, user__isnull=False, assignment=None
+                ),
                 name="attempt_one_open_per_account",
             ),
             models.UniqueConstraint(
                 fields=["quiz", "learner_key", "kind"],
                 condition=Q(completed_at=None, abandoned_at=None, user__isnull=True),
                 name="attempt_one_open_per_key",
+            ),
+            models.UniqueConstraint(
+                fields=["assignment", "user"],
+                condition=Q(completed_at=None, abandoned_at=None, assignment__isnull=False),
+                name="attempt_one_open_per_assignment",
+            ),
+            models.UniqueConstraint(
+                fields=["assignment", "user", "number"],
+                condition=Q(assignment__isnull=False),
+                name="attempt_number_once_per_assignment",
             ),
         ]
         # Reports filter by dates.

@@ -1,7 +1,11 @@
 """Classes: an instructor's groups of learners."""
 
+from collections.abc import Sequence
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -30,7 +34,7 @@ class ClassQuerySet(models.QuerySet):
 class Class(models.Model):
     """An instructor's group of learners, who join it by its link or its code.
 
-    Later an LMS's context (LTI 1.3) becomes a class too, and a class gets its assignments.
+    Its instructors assign it quizzes (Assignment); an LMS's context (LTI 1.3) is a class too.
     """
 
     name = models.CharField(_("name"), max_length=200)
@@ -90,3 +94,172 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.klass_id} / {self.learner_id}"
+
+
+class Grading(models.TextChoices):
+    """How a learner's grade at an assignment comes from their finished attempts (Moodle's)."""
+
+    HIGHEST = "highest", _("Highest grade")
+    FIRST = "first", _("First attempt")
+    LAST = "last", _("Last attempt")
+    AVERAGE = "average", _("Average grade")
+
+
+def grade_of(percents: Sequence[float], grading: str) -> float | None:
+    """The grade of finished attempts' percents, oldest first; None without any."""
+    if not percents:
+        return None
+    match grading:
+        case Grading.FIRST:
+            return percents[0]
+        case Grading.LAST:
+            return percents[-1]
+        case Grading.AVERAGE:
+            return sum(percents) / len(percents)
+    return max(percents)
+
+
+class ReviewShown(models.TextChoices):
+    """When a learner of an assignment sees the review: their answers, the right ones, the
+    explanations (Moodle's review options, reduced to what a learner here is shown)."""
+
+    IMMEDIATELY = "immediately", _("Right after each answer")
+    AFTER_CLOSE = "after_close", _("After the assignment closes")
+    NEVER = "never", _("Never")
+
+
+class Assignment(models.Model):
+    """A quiz a class is to take, under rules the server keeps: when it opens and closes,
+    how long an attempt may last, how many attempts, how they make a grade, and when the
+    review shows. Assigning a guide path assigns each of its quizzes.
+
+    An attempt at an assignment is an Attempt with `assignment` set; one without is
+    self-study, which keeps working as it always has.
+    """
+
+    klass = models.ForeignKey(
+        Class, on_delete=models.CASCADE, related_name="assignments", verbose_name=_("class")
+    )
+    quiz = models.ForeignKey(
+        "quizzes.Quiz", on_delete=models.PROTECT, related_name="assignments", verbose_name=_("quiz")
+    )
+    opens_at = models.DateTimeField(_("opens"), null=True, blank=True)
+    closes_at = models.DateTimeField(_("closes"), null=True, blank=True)
+    time_limit = models.DurationField(_("time limit"), null=True, blank=True)
+    attempt_limit = models.PositiveSmallIntegerField(
+        _("attempts allowed"), null=True, blank=True, help_text=_("Empty: unlimited.")
+    )
+    grading = models.CharField(
+        _("grading method"), max_length=10, choices=Grading, default=Grading.HIGHEST
+    )
+    review = models.CharField(
+        _("review shown"), max_length=12, choices=ReviewShown, default=ReviewShown.IMMEDIATELY
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["klass", "closes_at", "pk"]
+        verbose_name = _("assignment")
+        verbose_name_plural = _("assignments")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(opens_at=None) | Q(closes_at=None) | Q(closes_at__gt=F("opens_at")),
+                name="assignment_closes_after_opening",
+                violation_error_message=_("An assignment closes after it opens."),
+            ),
+            models.CheckConstraint(
+                condition=Q(time_limit=None) | Q(time_limit__gt=timedelta(0)),
+                name="assignment_time_limit_above_0",
+                violation_error_message=_("A time limit is longer than nothing."),
+            ),
+            models.CheckConstraint(
+                condition=Q(attempt_limit=None) | Q(attempt_limit__gt=0),
+                name="assignment_attempt_limit_above_0",
+                violation_error_message=_("An assignment allows at least one attempt."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.klass} / {self.quiz}"
+
+
+class Override(models.Model):
+    """One learner's exception to an assignment's rules: more time, more attempts, and who
+    gave it when."""
+
+    assignment = models.ForeignKey(
+        Assignment, on_delete=models.CASCADE, related_name="overrides", verbose_name=_("assignment")
+    )
+    learner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="overrides",
+        verbose_name=_("learner"),
+    )
+    extra_time = models.DurationField(_("extra time"), default=timedelta(0))
+    extra_attempts = models.PositiveSmallIntegerField(_("extra attempts"), default=0)
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("given by"),
+    )
+    given_at = models.DateTimeField(_("given"), auto_now=True)
+
+    class Meta:
+        ordering = ["given_at", "pk"]
+        verbose_name = _("override")
+        verbose_name_plural = _("overrides")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["assignment", "learner"], name="override_once_per_learner"
+            ),
+            models.CheckConstraint(
+                condition=Q(extra_time__gte=timedelta(0)),
+                name="override_extra_time_not_negative",
+                violation_error_message=_("Extra time is not negative."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.assignment_id} / {self.learner_id}"
+
+
+class AssignmentChange(models.Model):
+    """A change of an assignment's rules once it had attempts (its grading method, say), kept
+    for the gradebook's history: the grades it shows are recomputed by the new rules."""
+
+    assignment = models.ForeignKey(
+        Assignment, on_delete=models.CASCADE, related_name="changes", verbose_name=_("assignment")
+    )
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    changed_at = models.DateTimeField(_("changed"), auto_now_add=True)
+    # The field's name, and its value before and after as the form showed them.
+    field = models.CharField(_("setting"), max_length=40)
+    before = models.CharField(_("before"), max_length=200, blank=True)
+    after = models.CharField(_("after"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-pk"]
+        verbose_name = _("assignment change")
+        verbose_name_plural = _("assignment changes")
+
+    def __str__(self) -> str:
+        return f"{self.assignment_id}: {self.field}"
