@@ -47,19 +47,21 @@ run: $(VENV)/.installed $(CATALOGUES)
 # The suite runs on SQLite, then on a private PostgreSQL server it starts on a free port and
 # stops (a larger pool: the race tests' threads and the browser tests' live server share one
 # process; each worker has a pool and a test database of its own), then on SQLite again under
-# the newest Django 6. The order is the same every run; `make test-random` shuffles it.
+# the newest Django 6. The browser tests (two thirds of a run's time) drive the production's
+# database, so they run in the PostgreSQL pass only: the other two passes run everything else.
+# The order is the same every run; `make test-random` shuffles it.
 test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	@mkdir -p var
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest $(PYTEST_ARGS) --ignore=tests/browser
 	export QUIZSITE_PG_PORT=$${QUIZSITE_PG_PORT:-$$(scripts/free-port)}; scripts/postgres start && \
 	  DATABASE_URL=$$(scripts/postgres url) DATABASE_POOL_MAX_SIZE=8 $(BIN)/pytest $(PYTEST_ARGS); \
 	  status=$$?; scripts/postgres stop; exit $$status
 	$(VENV_NEW)/bin/python -c 'import sys, django; print("Python", sys.version.split()[0], "Django", django.__version__)'
-	$(VENV_NEW)/bin/pytest $(PYTEST_ARGS)
+	$(VENV_NEW)/bin/pytest $(PYTEST_ARGS) --ignore=tests/browser
 
 # The suite on SQLite in a random order (pytest-randomly), to find a test that depends on what
 # ran before it. It prints the order's seed ("Using --randomly-seed=N"); SEED=N runs that
