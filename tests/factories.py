@@ -396,24 +396,32 @@ def make_assignment(klass: Class, quiz: Quiz, **rules) -> Assignment:
     return Assignment.objects.create(klass=klass, quiz=quiz, **rules)
 
 
-def take_assignment(
-    assignment: Assignment,
+def take_assignment(assignment: Assignment, learner: User, **taken) -> Attempt:
+    """A learner's next attempt at the assignment (see `take_attempt`)."""
+    number = Attempt.objects.filter(assignment=assignment, user=learner).count() + 1
+    return take_attempt(assignment.quiz, learner, assignment=assignment, number=number, **taken)
+
+
+def take_attempt(
+    quiz: Quiz,
     learner: User,
     *,
+    assignment: Assignment | None = None,
+    number: int | None = None,
+    is_first: bool = False,
     right: int,
     answered: int | None = None,
     started: datetime,
     finished: datetime | None = None,
     deadline: datetime | None = None,
 ) -> Attempt:
-    """A learner's next attempt at the assignment, as the ORM keeps it: `answered` questions
+    """A learner's attempt at the quiz, as the ORM keeps it: `answered` questions
     (every one when finished, unless said) of which the first `right` are right, finished at
     `finished` (None: open), with the score the learner pages would have kept."""
-    quiz = assignment.quiz
     questions = list(quiz.questions.order_by("position"))
     answered = len(questions) if answered is None else answered
-    number = Attempt.objects.filter(assignment=assignment, user=learner).count() + 1
     attempt = Attempt.objects.create(
+        is_first=is_first,
         quiz=quiz,
         user=learner,
         language="en",
