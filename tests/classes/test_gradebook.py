@@ -185,7 +185,6 @@ def test_who_reads_a_gradebook(client, klass, ada, quiz5):
     assert signed_in(make_staff("writer", "Editors")).get(url).status_code == 404
     assert signed_in(ada).get(url).status_code == 404
     assert client.get(url).status_code == 302
-    assert client.get(gradebook_url(klass).replace("1", "99999")).status_code in (302, 404)
 
 
 @pytest.mark.parametrize(("learners", "assignments"), [(2, 2), (5, 4)])
