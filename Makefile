@@ -34,7 +34,7 @@ BROWSER_TOOLS := /usr/bin/chromium /usr/bin/java node_modules/.installed
 # and live server (a group marked xdist_group stays on one worker); the 15 slowest printed.
 PYTEST_ARGS ?= -n auto --dist loadgroup --durations=15
 
-.PHONY: run test test-random lint format messages serve stop bench bench-reports
+.PHONY: run test test-random lint format messages serve stop bench bench-reports bench-gradebook
 
 run: $(VENV)/.installed $(CATALOGUES)
 	@mkdir -p var
@@ -112,6 +112,12 @@ endif
 bench-reports: $(VENV)/.installed $(CATALOGUES)
 	scripts/postgres start
 	DATABASE_URL=$$(QUIZSITE_PG_DATABASE=quizsite_bench scripts/postgres url) $(BIN)/python bench/reports.py; status=$$?; scripts/postgres stop; exit $$status
+
+# Times a class's gradebook, 500 learners × 20 assignments, on the private PostgreSQL
+# cluster, in a database of its own that it recreates (bench/REPORTS.md, "The gradebook").
+bench-gradebook: $(VENV)/.installed $(CATALOGUES)
+	scripts/postgres start
+	DATABASE_URL=$$(QUIZSITE_PG_DATABASE=quizsite_bench scripts/postgres url) $(BIN)/python bench/gradebook.py; status=$$?; scripts/postgres stop; exit $$status
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check --fix .

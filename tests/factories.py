@@ -1,13 +1,15 @@
 """Test data made in code: `make_quiz(questions=8)`, a learner's `start` and `answer`, and the
 admin's form data."""
 
+from datetime import datetime
+
 from django.contrib.auth.models import Group, User
 from django.urls import reverse
 from django.utils import translation
 
 from guides.models import GuidePath
 from quizzes.kinds import calculated
-from quizzes.models import Attempt, Choice, Question, Quiz
+from quizzes.models import Answer, Assignment, Attempt, Choice, Class, Question, Quiz
 from quizzes.snapshots import QuizContent, quiz_content
 
 
@@ -387,3 +389,60 @@ def answer_gaps(client, attempt: Attempt, number: int, values: list, lang: str =
     order, as its inputs do."""
     posted = [value.pk if isinstance(value, Choice) else value for value in values]
     return client.post(question_url(attempt, number, lang), {"choice": posted})
+
+
+def make_assignment(klass: Class, quiz: Quiz, **rules) -> Assignment:
+    """An assignment of the quiz to the class; `rules` as Assignment's fields."""
+    return Assignment.objects.create(klass=klass, quiz=quiz, **rules)
+
+
+def take_assignment(assignment: Assignment, learner: User, **taken) -> Attempt:
+    """A learner's next attempt at the assignment (see `take_attempt`)."""
+    number = Attempt.objects.filter(assignment=assignment, user=learner).count() + 1
+    return take_attempt(assignment.quiz, learner, assignment=assignment, number=number, **taken)
+
+
+def take_attempt(
+    quiz: Quiz,
+    learner: User,
+    *,
+    assignment: Assignment | None = None,
+    number: int | None = None,
+    is_first: bool = False,
+    right: int,
+    answered: int | None = None,
+    started: datetime,
+    finished: datetime | None = None,
+    deadline: datetime | None = None,
+) -> Attempt:
+    """A learner's attempt at the quiz, as the ORM keeps it: `answered` questions
+    (every one when finished, unless said) of which the first `right` are right, finished at
+    `finished` (None: open), with the score the learner pages would have kept."""
+    questions = list(quiz.questions.order_by("position"))
+    answered = len(questions) if answered is None else answered
+    attempt = Attempt.objects.create(
+        is_first=is_first,
+        quiz=quiz,
+        user=learner,
+        language="en",
+        assignment=assignment,
+        number=number,
+        deadline=deadline,
+        completed_at=finished,
+        score=right if finished else None,
+        max_score=len(questions) if finished else None,
+    )
+    Attempt.objects.filter(pk=attempt.pk).update(started_at=started)
+    for position, question in enumerate(questions[:answered], 1):
+        is_right = position <= right
+        choice = question.choices.filter(is_correct=is_right).order_by("position").first()
+        answer = Answer.objects.create(
+            attempt=attempt,
+            question=question,
+            choice=choice,
+            credit=int(is_right),
+            is_correct=is_right,
+        )
+        answer.picks.create(choice=choice)
+    attempt.refresh_from_db()
+    return attempt

@@ -5,6 +5,12 @@ from quizzes.classes import views as classes
 urlpatterns = [
     path("classes/", classes.class_list, name="classes"),
     path("classes/<int:class_id>/", classes.class_detail, name="class_detail"),
+    path("classes/<int:class_id>/gradebook/", classes.class_gradebook, name="class_gradebook"),
+    path(
+        "classes/<int:class_id>/gradebook.csv",
+        classes.class_gradebook_csv,
+        name="class_gradebook_csv",
+    ),
     path("classes/<int:class_id>/joining/", classes.class_joining, name="class_joining"),
     path(
         "classes/<int:class_id>/learners/<int:learner_id>/remove/",

@@ -2,13 +2,14 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from quizsite.ratelimit import ratelimit
-from quizzes.classes import selectors, services
+from quizsite.spreadsheets import csv_lines
+from quizzes.classes import gradebook, selectors, services
 from quizzes.classes.forms import ClassForm, JoinCodeForm, JoiningForm
 from quizzes.models import Class
 
@@ -49,6 +50,34 @@ def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
         "join_link": request.build_absolute_uri(klass.join_url()),
     }
     return render(request, "quizzes/classes/detail.html", context)
+
+
+def _get_gradebook_class(request: HttpRequest, class_id: int) -> tuple[Class, bool]:
+    """The class if the user may read its gradebook, and whether they teach it."""
+    found = gradebook.class_for_gradebook(class_id=class_id, user=request.user)
+    if found is None:
+        raise Http404(_("There is no class of yours at this address."))
+    return found
+
+
+@login_required
+@require_safe
+def class_gradebook(request: HttpRequest, class_id: int) -> HttpResponse:
+    """Learners × assignments: each grade by the assignment's method, marks, averages."""
+    klass, teaches = _get_gradebook_class(request, class_id)
+    context = {"klass": klass, "teaches": teaches, "book": gradebook.gradebook(klass=klass)}
+    return render(request, "quizzes/classes/gradebook.html", context)
+
+
+@login_required
+@require_safe
+def class_gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
+    klass, _teaches = _get_gradebook_class(request, class_id)
+    response = StreamingHttpResponse(
+        csv_lines(gradebook.csv_rows(klass=klass)), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="gradebook-{klass.pk}.csv"'
+    return response
 
 
 @login_required

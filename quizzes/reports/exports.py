@@ -4,10 +4,7 @@ Every label is translated when the export is made, not when its rows are read: t
 streamed after the view has returned, when the request's language is no longer active.
 """
 
-import csv
-from collections.abc import Iterable, Iterator
-from decimal import Decimal
-from functools import lru_cache
+from collections.abc import Iterator
 from itertools import groupby
 from operator import attrgetter
 
@@ -19,44 +16,6 @@ from quizzes.kinds.gaps import GAP_KINDS, responses
 from quizzes.kinds.single import SingleChoice
 from quizzes.models import AttemptKind, Question, Quiz
 from quizzes.reports import selectors as reports
-
-CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value):
-    """Text a spreadsheet would run as a formula gets a leading apostrophe; numbers stay,
-    and a score or a credit (a Decimal) is a plain decimal: "2.5", "3", "0.33333"."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return round(value, 3)
-    if isinstance(value, Decimal):
-        return _plain(value)
-    if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
-        return f"'{value}"
-    return value
-
-
-@lru_cache(maxsize=4096)
-def _plain(value: Decimal) -> str:
-    """A Decimal as a plain decimal; cached, as a CSV repeats a few credits and scores many
-    times (a row per attempt, a credit per answer)."""
-    return f"{value.normalize():f}"
-
-
-class _Echo:
-    """A file-like object whose write returns the line, for csv.writer in a stream."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
-def csv_lines(rows: Iterable[list]) -> Iterator[str]:
-    """The rows as UTF-8 CSV lines, after a byte order mark so spreadsheets read accents."""
-    writer = csv.writer(_Echo())
-    yield "\ufeff"
-    for row in rows:
-        yield writer.writerow([_cell(value) for value in row])
 
 
 def _learner_name(username: str | None, first_name: str | None, last_name: str | None) -> str:

@@ -34,6 +34,11 @@ class ReportFilterForm(forms.Form):
         self.fields["sort"].choices = [("", "")] + [
             (f"{sign}{key}", f"{sign}{key}") for key in sorts for sign in ("", "-")
         ]
+        # ?class=<id>: a class's report, kept by the filters' form as it is (the gradebook
+        # links to it; the view finds the class, or answers 404).
+        self.fields["class"] = forms.IntegerField(
+            required=False, min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput
+        )
 
     def clean(self):
         data = super().clean()
@@ -42,7 +47,8 @@ class ReportFilterForm(forms.Form):
             raise forms.ValidationError(_("The start date must not be after the end date."))
         return data
 
-    def report_filter(self) -> ReportFilter:
+    def report_filter(self, *, taught_by: int | None) -> ReportFilter:
+        """The filter the form asks for, read by `taught_by`'s rights (see ReportFilter)."""
         data = self.cleaned_data
         return ReportFilter(
             date_from=data["date_from"],
@@ -50,4 +56,6 @@ class ReportFilterForm(forms.Form):
             language=data["language"],
             first_only=data["attempts"] != self.ALL,
             with_practice=data["practice"],
+            klass=data["class"],
+            taught_by=taught_by,
         )

@@ -57,9 +57,12 @@ from quizzes.markup.rendering import is_french
 from quizzes.models import (
     Answer,
     AnswerChoice,
+    Assignment,
     Attempt,
     AttemptKind,
     Choice,
+    Class,
+    Membership,
     Question,
     Quiz,
 )
@@ -82,6 +85,12 @@ class ReportFilter:
     language: str = ""
     first_only: bool = True
     with_practice: bool = False  # Practice attempts too (never editors' previews).
+    # A class's report: its learners' attempts at its assignments (a first attempt is then
+    # each one's first at the assignment, its number 1).
+    klass: int | None = None
+    # An instructor without the site-wide report permission: only the learners of the
+    # classes they teach (the user's id); None: every learner.
+    taught_by: int | None = None
 
 
 DEFAULT_FILTER = ReportFilter()  # What a quiz's report and the index count by default.
@@ -112,9 +121,26 @@ def _in_report(quiz: Quiz | None, report_filter: ReportFilter, prefix: str = "")
         kept &= Q(**{f"{prefix}started_at__lt": timezone.make_aware(end)})
     if report_filter.language:
         kept &= Q(**{f"{prefix}language": report_filter.language})
-    if report_filter.first_only:
+    if report_filter.first_only and report_filter.klass is None:
         kept &= Q(**{f"{prefix}is_first": True})
-    return kept
+    elif report_filter.first_only:
+        kept &= Q(**{f"{prefix}number": 1})
+    if report_filter.klass is not None:
+        members = Membership.objects.filter(klass=report_filter.klass).values("learner")
+        kept &= Q(
+            **{f"{prefix}assignment__klass": report_filter.klass, f"{prefix}user__in": members}
+        )
+    return kept & _in_scope(report_filter.taught_by, prefix)
+
+
+def _in_scope(taught_by: int | None, prefix: str = "") -> Q:
+    """The attempts an instructor may read: with the site-wide permission (`taught_by`
+    None) anyone's, else those of the learners of the classes they teach, whichever quiz
+    and assignment (self-study too): the learners, not their attempts, are in the class."""
+    if taught_by is None:
+        return Q()
+    members = Membership.objects.filter(klass__instructors=taught_by).values("learner")
+    return Q(**{f"{prefix}user__in": members})
 
 
 def attempts_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
@@ -1136,16 +1162,21 @@ def _reviewed_gaps(question, response: str, picked: set[int]) -> tuple[ReviewedG
     )
 
 
-def attempt_review(*, quiz: Quiz, public_id) -> AttemptReview | None:
+def attempt_review(*, quiz: Quiz, public_id, taught_by: int | None = None) -> AttemptReview | None:
     """One attempt at the quiz, any learner's (a preview too), with each question as it
     showed them, in the attempt's language: the picks, the verdicts and the right answers.
     Two queries (the attempt with its learner, its picks) and the kept content under the
-    quiz's stamp; None when the quiz has no such attempt.
+    quiz's stamp; None when the quiz has no such attempt, or when it is not one of the
+    learners of `taught_by`'s classes (see `_in_scope`).
 
     A finished attempt shows only the questions it answered, so a question added since is
     not part of it; an unfinished one shows the questions it has yet to answer, unanswered.
     """
-    attempt = Attempt.objects.filter(quiz=quiz, public_id=public_id).select_related("user").first()
+    attempt = (
+        Attempt.objects.filter(_in_scope(taught_by), quiz=quiz, public_id=public_id)
+        .select_related("user")
+        .first()
+    )
     if attempt is None:
         return None
     graded: dict[int, Decimal] = {}
@@ -1208,14 +1239,39 @@ def quiz_for_report(*, slug: str) -> Quiz | None:
 def quizzes_overview(report_filter: ReportFilter = DEFAULT_FILTER) -> QuerySet[Quiz]:
     """Every quiz with its started (answered at least once) and completed attempts and mean
     score (one query), of the attempts a quiz's report counts by default (the first of each
-    learner, no practice, no preview): the index and the report agree."""
+    learner, no practice, no preview): the index and the report agree. An instructor
+    without the site-wide permission (`taught_by`) sees the quizzes assigned to their
+    classes, and their learners' attempts."""
     kept = _in_report(None, report_filter, "attempts__") & Q(_answered("attempts__"))
     completed = kept & Q(attempts__completed_at__isnull=False, attempts__max_score__gt=0)
-    return Quiz.objects.annotate(
+    quizzes = Quiz.objects.all()
+    if report_filter.taught_by is not None:
+        assigned = Assignment.objects.filter(
+            quiz=OuterRef("pk"), klass__instructors=report_filter.taught_by
+        )
+        quizzes = quizzes.filter(Exists(assigned))
+    return quizzes.annotate(
         started=Count("attempts", filter=kept),
         completed=Count("attempts", filter=completed),
         mean=Avg(_percent("attempts__"), filter=completed),
     ).order_by("title", "pk")
+
+
+# Who reads which report
+
+
+def teaches_a_class(*, user) -> bool:
+    """Whether the user is a class's instructor: they may read their learners' reports."""
+    return Class.objects.filter(instructors=user).exists()
+
+
+def class_for_report(*, class_id: int, taught_by: int | None) -> Class | None:
+    """The class whose report is asked for, if the reader may see it: any class with the
+    site-wide permission (`taught_by` None), else one they teach."""
+    classes = (
+        Class.objects.all() if taught_by is None else Class.objects.filter(instructors=taught_by)
+    )
+    return classes.filter(pk=class_id).first()
 
 
 # CSV rows

@@ -1,9 +1,12 @@
 """The instructors' score reports and their CSV exports."""
 
+from dataclasses import replace
+from functools import wraps
 from uuid import UUID
 
 from django.conf import settings
-from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import (
     Http404,
@@ -18,7 +21,8 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from quizsite.routers import reading_reports, reading_reports_stream
-from quizzes.models import Quiz
+from quizsite.spreadsheets import csv_lines
+from quizzes.models import Class, Quiz
 from quizzes.reports import exports
 from quizzes.reports import selectors as reports
 from quizzes.reports.forms import ReportFilterForm
@@ -43,16 +47,60 @@ def _bad_filters(form: ReportFilterForm) -> HttpResponseBadRequest:
     )
 
 
+def _taught_by(request: HttpRequest) -> int | None:
+    """None for a reader of every learner (the site-wide report permission), else the user's
+    id: a class's instructor reads the learners of their own classes only."""
+    return None if request.user.has_perm("quizzes.view_report") else request.user.pk
+
+
 def _for_instructors(view):
-    """Instructors only; every query of the view reads from the reports' database."""
-    return login_required(
-        permission_required("quizzes.view_report", raise_exception=True)(reading_reports()(view))
-    )
+    """Instructors only: the site-wide report permission, or a class's instructor (who reads
+    their learners only, `_taught_by`); every query of the view reads from the reports'
+    database."""
+    reading = reading_reports()(view)
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if _taught_by(request) is not None and not reports.teaches_a_class(user=request.user):
+            raise PermissionDenied
+        return reading(request, *args, **kwargs)
+
+    return login_required(checked)
+
+
+def _report_filter(
+    request: HttpRequest, form: ReportFilterForm
+) -> tuple[reports.ReportFilter, Class | None]:
+    """The valid form's filter for this reader, and the class it asks for (a class the
+    reader may not see is not found, as one that isn't)."""
+    taught_by = _taught_by(request)
+    report_filter = form.report_filter(taught_by=taught_by)
+    if report_filter.klass is None:
+        return report_filter, None
+    klass = reports.class_for_report(class_id=report_filter.klass, taught_by=taught_by)
+    if klass is None:
+        raise Http404(_("There is no class of yours at this address."))
+    return report_filter, klass
+
+
+def _filter_context(request: HttpRequest, klass: Class | None) -> dict:
+    """What the filters' box says of whose attempts it reads: a class's, or only the
+    reader's classes' learners."""
+    query = _query_without_page(request)
+    query.pop("class", None)
+    return {
+        "klass": klass,
+        "scoped": _taught_by(request) is not None,
+        "without_class": query.urlencode(),
+    }
 
 
 @_for_instructors
 def reports_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "quizzes/reports/index.html", {"quizzes": reports.quizzes_overview()})
+    overview = reports.quizzes_overview(
+        replace(reports.DEFAULT_FILTER, taught_by=_taught_by(request))
+    )
+    return render(request, "quizzes/reports/index.html", {"quizzes": overview})
 
 
 HISTOGRAM_HEIGHT = 160
@@ -136,7 +184,7 @@ def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
         return render(
             request, "quizzes/reports/quiz.html", {"quiz": quiz, "form": form}, status=400
         )
-    report_filter = form.report_filter()
+    report_filter, klass = _report_filter(request, form)
     items = reports.item_analysis(quiz, report_filter)
     summary = reports.quiz_summary(quiz, report_filter, items=items)
     sort = form.cleaned_data["sort"] or "-last_date"
@@ -159,6 +207,7 @@ def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
             "learner_columns": _learner_columns(request, sort),
             "page_query": query.urlencode(),
             "csv_query": request.GET.urlencode(),
+            **_filter_context(request, klass),
         },
     )
 
@@ -173,7 +222,8 @@ def report_attempts(request: HttpRequest, slug: str) -> HttpResponse:
         return render(
             request, "quizzes/reports/attempts.html", {"quiz": quiz, "form": form}, status=400
         )
-    attempts = Paginator(reports.attempts_list(quiz, form.report_filter()), 50).get_page(
+    report_filter, klass = _report_filter(request, form)
+    attempts = Paginator(reports.attempts_list(quiz, report_filter), 50).get_page(
         form.cleaned_data["page"]
     )
     attempts.object_list = [reports.AttemptRow.of(attempt) for attempt in attempts]
@@ -186,6 +236,7 @@ def report_attempts(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "attempts": attempts,
             "page_query": query.urlencode(),
+            **_filter_context(request, klass),
         },
     )
 
@@ -195,7 +246,7 @@ def report_attempt(request: HttpRequest, slug: str, public_id: UUID) -> HttpResp
     """One attempt as the learner took it: every question, their picks, the verdicts and
     the right answers, in the attempt's language."""
     quiz = _get_report_quiz(slug)
-    review = reports.attempt_review(quiz=quiz, public_id=public_id)
+    review = reports.attempt_review(quiz=quiz, public_id=public_id, taught_by=_taught_by(request))
     if review is None:
         raise Http404(_("This quiz has no such attempt."))
     return render(request, "quizzes/reports/attempt.html", {"quiz": quiz, "review": review})
@@ -204,7 +255,7 @@ def report_attempt(request: HttpRequest, slug: str, public_id: UUID) -> HttpResp
 def _csv_response(rows, filename: str) -> StreamingHttpResponse:
     # Read after the view has returned: the rows' queries too must go to the reports' database.
     response = StreamingHttpResponse(
-        reading_reports_stream(exports.csv_lines(rows)), content_type="text/csv; charset=utf-8"
+        reading_reports_stream(csv_lines(rows)), content_type="text/csv; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -219,7 +270,8 @@ def _csv_export(export, suffix: str):
         form = _report_form(request)
         if not form.is_valid():
             return _bad_filters(form)
-        rows = export(quiz=quiz, report_filter=form.report_filter())
+        report_filter, _klass = _report_filter(request, form)
+        rows = export(quiz=quiz, report_filter=report_filter)
         return _csv_response(rows, f"{quiz.slug}-{suffix}.csv")
 
     return view
