@@ -263,7 +263,7 @@ def _assignment_open_or_new(assignment: Assignment, user: AbstractBaseUser) -> A
         allowed = assignment.attempt_limit + (override.extra_attempts if override else 0)
         if used >= allowed:
             raise AssignmentRefused(AssignmentRefused.NO_ATTEMPTS_LEFT)
-    return Attempt.objects.create(
+    attempt = Attempt.objects.create(
         public_id=uuid.uuid4(),
         quiz_id=assignment.quiz_id,
         user=user,
@@ -273,10 +273,15 @@ def _assignment_open_or_new(assignment: Assignment, user: AbstractBaseUser) -> A
         ).exists(),
         assignment=assignment,
         number=used + 1,
-        deadline=assignment.deadline_for(
-            started_at=now, extra_time=override.extra_time if override else timedelta(0)
-        ),
     )
+    # From its start as recorded (auto_now_add sets it as the row is written).
+    attempt.deadline = assignment.deadline_for(
+        started_at=attempt.started_at,
+        extra_time=override.extra_time if override else timedelta(0),
+    )
+    if attempt.deadline is not None:
+        attempt.save(update_fields=["deadline"])
+    return attempt
 
 
 def attempt_submit_overdue(*, attempt: Attempt) -> bool:

@@ -208,10 +208,9 @@ class Assignment(models.Model):
             ends.append(started_at + self.time_limit + extra_time)
         return min(ends, default=None)
 
-    def is_open_at(self, now: datetime) -> bool:
-        return (self.opens_at is None or self.opens_at <= now) and (
-            self.closes_at is None or now < self.closes_at
-        )
+    @property
+    def time_limit_minutes(self) -> int | None:
+        return None if self.time_limit is None else int(self.time_limit.total_seconds() // 60)
 
     def review_hidden_at(self, now: datetime) -> bool:
         """Whether a learner's attempt hides its verdicts, right answers and explanations now."""
