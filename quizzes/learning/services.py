@@ -248,9 +248,13 @@ def _assignment_open_or_new(assignment: Assignment, user: AbstractBaseUser) -> A
         raise AssignmentRefused(AssignmentRefused.NOT_MEMBER)
     mine = Attempt.objects.filter(assignment=assignment, user=user)
     mine.submit_overdue(now)
-    in_progress = mine.filter(completed_at=None, abandoned_at=None).first()
-    if in_progress is not None:
-        return in_progress
+    # One statement, so that the attempt in progress and the attempts used are seen at once
+    # (a parallel Start's attempt in both or in neither).
+    seen = mine.aggregate(
+        last=Max("number"), open_id=Max("pk", filter=Q(completed_at=None, abandoned_at=None))
+    )
+    if seen["open_id"] is not None:
+        return Attempt.objects.get(pk=seen["open_id"])
     if not Quiz.objects.filter(pk=assignment.quiz_id, is_published=True).exists():
         raise AssignmentRefused(AssignmentRefused.UNPUBLISHED)
     if assignment.opens_at is not None and now < assignment.opens_at:
@@ -258,7 +262,7 @@ def _assignment_open_or_new(assignment: Assignment, user: AbstractBaseUser) -> A
     if assignment.closes_at is not None and now >= assignment.closes_at:
         raise AssignmentRefused(AssignmentRefused.CLOSED)
     override = Override.objects.filter(assignment=assignment, learner=user).first()
-    used = mine.aggregate(last=Max("number"))["last"] or 0
+    used = seen["last"] or 0
     if assignment.attempt_limit is not None:
         allowed = assignment.attempt_limit + (override.extra_attempts if override else 0)
         if used >= allowed:
