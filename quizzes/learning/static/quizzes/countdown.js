@@ -18,7 +18,7 @@
   const shown = (seconds) => {
     const minutes = Math.floor(seconds / 60);
     const rest = String(seconds % 60).padStart(2, "0");
-    return label.replace("%(time)s", `${minutes}:${rest}`);
+    return label.replace("{time}", `${minutes}:${rest}`);
   };
   let timer = null;
   const tick = () => {
