@@ -68,8 +68,12 @@ def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
     """Assign a published quiz, or a guide path (one assignment per quiz), under rules."""
     klass = _get_class_for(request, class_id)
     form = AssignmentNewForm(request.POST or None, targets=selectors.assignment_targets())
+    target = None
     if request.method == "POST" and form.is_valid():
         target = selectors.assignment_target(target=form.cleaned_data["target"])
+        if target is None:  # Unpublished since the page showed it.
+            form.add_error("target", _("This quiz or guide path is no longer published."))
+    if target is not None:
         which = {"quiz": target} if isinstance(target, Quiz) else {"guide": target}
         made = services.assignments_create(klass=klass, rules=form.rules, by=request.user, **which)
         messages.success(

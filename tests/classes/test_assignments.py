@@ -420,3 +420,16 @@ def test_my_progress_lists_the_learner_s_assignments_and_their_state(klass, quiz
     assert "Not open yet" in page and "Data parallelism, spring" in page
     french = client.get("/fr/progress/").content.decode()
     assert "Mes devoirs" in french
+
+
+def test_a_quiz_unpublished_since_the_form_showed_it_is_refused(teacher, klass, quiz, monkeypatch):
+    from quizzes.classes import selectors
+
+    monkeypatch.setattr(selectors, "assignment_targets", lambda: [(f"quiz:{quiz.pk}", "Q")])
+    quiz.is_published = False
+    quiz.save()
+    form = RULES | {"target": f"quiz:{quiz.pk}"}
+    response = teacher.post(f"/en/classes/{klass.pk}/assignments/new/", form)
+    assert response.status_code == 400
+    assert "no longer published" in response.content.decode()
+    assert not Assignment.objects.exists()
