@@ -3,11 +3,27 @@ classes. Each a query or two, whatever the number of classes and learners."""
 
 from dataclasses import dataclass
 from datetime import datetime
+from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count
+from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from quizzes.models import Class, Membership, class_code_shown
+from guides.models import GuidePath
+from quizzes.models import (
+    Assignment,
+    Attempt,
+    Class,
+    Grading,
+    Membership,
+    Override,
+    Quiz,
+    ReviewShown,
+    class_code_shown,
+)
 
 
 @dataclass(frozen=True)
@@ -101,3 +117,189 @@ def learner_classes(*, user: AbstractBaseUser) -> list[LearnerClass]:
         .values("klass__name", "joined_at")
     )
     return [LearnerClass(name=row["klass__name"], joined_at=row["joined_at"]) for row in rows]
+
+
+@dataclass(frozen=True)
+class AssignmentRow:
+    """An assignment of a class with its rules, as its pages list it."""
+
+    assignment: Assignment  # With its quiz (titles are read from instances: translated).
+    attempts: int
+
+    @property
+    def quiz_title(self) -> str:
+        return self.assignment.quiz.title
+
+
+def class_assignments(*, klass: Class) -> list[AssignmentRow]:
+    """The class's assignments, soonest due first, with their quiz and attempt counts: one
+    query."""
+    rows = (
+        Assignment.objects.filter(klass=klass)
+        .select_related("quiz")
+        .annotate(attempt_count=Count("attempts"))
+    )
+    return [AssignmentRow(row, row.attempt_count) for row in rows]
+
+
+def assignment_of_class(*, klass: Class, assignment_id: int) -> AssignmentRow | None:
+    rows = (
+        Assignment.objects.filter(klass=klass, pk=assignment_id)
+        .select_related("quiz")
+        .annotate(attempt_count=Count("attempts"))
+    )
+    row = rows.first()
+    return None if row is None else AssignmentRow(row, row.attempt_count)
+
+
+@dataclass(frozen=True)
+class ChangeEntry:
+    field: str
+    before: str
+    after: str
+    by: str
+    at: datetime
+
+    @property
+    def field_label(self) -> str:
+        return str(Assignment._meta.get_field(self.field).verbose_name).capitalize()
+
+    def __post_init__(self) -> None:
+        # A grading method or a review rule is kept as its value: shown as its label.
+        labels = {"grading": Grading, "review": ReviewShown}.get(self.field)
+        if labels is not None:
+            for name in ("before", "after"):
+                value = getattr(self, name)
+                if value in labels.values:
+                    object.__setattr__(self, name, str(labels(value).label))
+
+
+def assignment_history(*, assignment: Assignment) -> list[ChangeEntry]:
+    """The rules changed once the assignment had attempts, newest first: one query."""
+    rows = assignment.changes.values_list(
+        "field", "before", "after", "changed_by__username", "changed_at"
+    )
+    return [
+        ChangeEntry(field, before, after, by or "", at) for field, before, after, by, at in rows
+    ]
+
+
+@dataclass(frozen=True)
+class OverrideEntry:
+    learner: str
+    extra_minutes: int
+    extra_attempts: int
+    given_by: str
+    given_at: datetime
+
+
+def assignment_overrides(*, assignment: Assignment) -> list[OverrideEntry]:
+    rows = assignment.overrides.order_by("learner__username").values_list(
+        "learner__username", "extra_time", "extra_attempts", "given_by__username", "given_at"
+    )
+    return [
+        OverrideEntry(name, int(extra.total_seconds() // 60), attempts, by or "", at)
+        for name, extra, attempts, by, at in rows
+    ]
+
+
+def assignment_targets() -> list[tuple[str, str]]:
+    """What an instructor may assign, as the form's choices: each published guide path
+    ("guide:<id>", all its published quizzes) and each published quiz ("quiz:<id>")."""
+    guides = GuidePath.objects.published().order_by("position", "pk")
+    quizzes = Quiz.objects.published().order_by("pk")
+    return [
+        (f"guide:{guide.pk}", _("Guide path: %(title)s") % {"title": guide.title})
+        for guide in guides
+    ] + [(f"quiz:{quiz.pk}", _("Quiz: %(title)s") % {"title": quiz.title}) for quiz in quizzes]
+
+
+def assignment_target(*, target: str) -> Quiz | GuidePath | None:
+    """The published quiz or guide path a form's choice names."""
+    kind, _sep, pk = target.partition(":")
+    model = {"quiz": Quiz, "guide": GuidePath}.get(kind)
+    if model is None or not pk.isdigit():
+        return None
+    return model.objects.published().filter(pk=pk).first()
+
+
+@dataclass(frozen=True)
+class LearnerAssignment:
+    """An assignment on a learner's My progress: its class, quiz, dates, their attempts used
+    of those allowed, and its state for them."""
+
+    id: int
+    class_name: str
+    quiz_title: str
+    opens_at: datetime | None
+    closes_at: datetime | None
+    used: int
+    allowed: int | None  # None: unlimited.
+    finished: int
+    in_progress: UUID | None
+    state: str  # "not_open_yet", "open", "closed" or "done".
+
+    def attempt_url(self) -> str:
+        """The attempt in progress (its results page goes on to its open question)."""
+        return reverse("results", kwargs={"public_id": self.in_progress})
+
+
+def learner_assignments(*, user: AbstractBaseUser) -> list[LearnerAssignment]:
+    """The assignments of the learner's classes, soonest due first, with their attempts:
+    two queries, the first submitting the learner's attempts whose time ran out (so that an
+    attempt never come back to counts as finished here)."""
+    now = timezone.now()
+    Attempt.objects.filter(user=user, assignment__isnull=False).submit_overdue(now)
+    mine = Attempt.objects.filter(assignment=OuterRef("pk"), user=user).order_by()
+    extra = Override.objects.filter(assignment=OuterRef("pk"), learner=user).values(
+        "extra_attempts"
+    )
+    rows = (
+        Assignment.objects.filter(klass__memberships__learner=user)
+        .select_related("quiz", "klass")
+        .annotate(
+            used=Coalesce(Subquery(mine.values("user").annotate(n=Count("pk")).values("n")), 0),
+            finished=Coalesce(
+                Subquery(
+                    mine.filter(completed_at__isnull=False)
+                    .values("user")
+                    .annotate(n=Count("pk"))
+                    .values("n")
+                ),
+                0,
+            ),
+            in_progress=Subquery(
+                mine.filter(completed_at=None, abandoned_at=None).values("public_id")[:1]
+            ),
+            extra_attempts=Coalesce(Subquery(extra), 0),
+        )
+        .order_by(F("closes_at").asc(nulls_last=True), "pk")
+    )
+    found = []
+    for row in rows:
+        allowed = None if row.attempt_limit is None else row.attempt_limit + row.extra_attempts
+        if row.opens_at is not None and now < row.opens_at:
+            state = "not_open_yet"
+        elif row.in_progress is not None:
+            state = "open"
+        elif allowed is not None and row.used >= allowed:
+            state = "done"
+        elif row.closes_at is not None and now >= row.closes_at:
+            state = "done" if row.finished else "closed"
+        else:
+            state = "open"
+        found.append(
+            LearnerAssignment(
+                id=row.pk,
+                class_name=row.klass.name,
+                quiz_title=row.quiz.title,
+                opens_at=row.opens_at,
+                closes_at=row.closes_at,
+                used=row.used,
+                allowed=allowed,
+                finished=row.finished,
+                in_progress=row.in_progress,
+                state=state,
+            )
+        )
+    return found

@@ -17,6 +17,17 @@ urlpatterns = [
         classes.class_remove,
         name="class_remove",
     ),
+    path("classes/<int:class_id>/assignments/new/", classes.assignment_new, name="assignment_new"),
+    path(
+        "classes/<int:class_id>/assignments/<int:assignment_id>/",
+        classes.assignment_detail,
+        name="assignment_detail",
+    ),
+    path(
+        "classes/<int:class_id>/assignments/<int:assignment_id>/overrides/",
+        classes.override_give,
+        name="override_give",
+    ),
     path("join/", classes.join_by_code, name="class_join"),
     path("join/<slug:token>/", classes.join_link, name="class_join_link"),
 ]

@@ -1,17 +1,27 @@
 """Classes: an instructor's classes and rosters, and the pages where learners join one."""
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from quizsite.ratelimit import ratelimit
 from quizsite.spreadsheets import csv_lines
 from quizzes.classes import gradebook, selectors, services
-from quizzes.classes.forms import ClassForm, JoinCodeForm, JoiningForm
-from quizzes.models import Class
+from quizzes.classes.forms import (
+    AssignmentNewForm,
+    AssignmentRulesForm,
+    ClassForm,
+    JoinCodeForm,
+    JoiningForm,
+    OverrideForm,
+)
+from quizzes.models import Class, Quiz
 
 
 def _get_class_for(request: HttpRequest, class_id: int) -> Class:
@@ -47,6 +57,7 @@ def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
     context = {
         "klass": klass,
         "roster": selectors.class_roster(klass=klass),
+        "assignments": selectors.class_assignments(klass=klass),
         "join_link": request.build_absolute_uri(klass.join_url()),
     }
     return render(request, "quizzes/classes/detail.html", context)
@@ -78,6 +89,97 @@ def class_gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="gradebook-{klass.pk}.csv"'
     return response
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
+    """Assign a published quiz, or a guide path (one assignment per quiz), under rules."""
+    klass = _get_class_for(request, class_id)
+    form = AssignmentNewForm(request.POST or None, targets=selectors.assignment_targets())
+    target = None
+    if request.method == "POST" and form.is_valid():
+        target = selectors.assignment_target(target=form.cleaned_data["target"])
+        if target is None:  # Unpublished since the page showed it.
+            form.add_error("target", _("This quiz or guide path is no longer published."))
+    if target is not None:
+        which = {"quiz": target} if isinstance(target, Quiz) else {"guide": target}
+        made = services.assignments_create(klass=klass, rules=form.rules, by=request.user, **which)
+        messages.success(
+            request,
+            ngettext("%(count)d assignment made.", "%(count)d assignments made.", len(made))
+            % {"count": len(made)},
+        )
+        return redirect(klass)
+    status = 400 if form.is_bound else 200
+    context = {"klass": klass, "form": form}
+    return render(request, "quizzes/classes/assignment_new.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def assignment_detail(request: HttpRequest, class_id: int, assignment_id: int) -> HttpResponse:
+    """An assignment's rules to change, their history, and the learners' overrides."""
+    klass = _get_class_for(request, class_id)
+    row = _get_assignment_for(klass, assignment_id)
+    assignment = row.assignment
+    form = AssignmentRulesForm(
+        request.POST or None, initial=AssignmentRulesForm.initial_of(assignment)
+    )
+    if request.method == "POST" and form.is_valid():
+        services.assignment_update(assignment=assignment, rules=form.rules, by=request.user)
+        messages.success(request, _("The assignment's rules are saved."))
+        return redirect("assignment_detail", class_id=klass.pk, assignment_id=assignment.pk)
+    status = 400 if form.is_bound else 200
+    return _assignment_page(request, klass, row, form=form, status=status)
+
+
+def _assignment_page(request, klass, row, *, form=None, override_form=None, status=200):
+    assignment = row.assignment
+    roster = selectors.class_roster(klass=klass)
+    learners = [(entry.learner_id, entry.name) for entry in roster]
+    context = {
+        "klass": klass,
+        "row": row,
+        "assignment": assignment,
+        "form": form or AssignmentRulesForm(initial=AssignmentRulesForm.initial_of(assignment)),
+        "override_form": override_form or OverrideForm(learners=learners),
+        "history": selectors.assignment_history(assignment=assignment),
+        "overrides": selectors.assignment_overrides(assignment=assignment),
+    }
+    return render(request, "quizzes/classes/assignment.html", context, status=status)
+
+
+def _get_assignment_for(klass: Class, assignment_id: int) -> selectors.AssignmentRow:
+    row = selectors.assignment_of_class(klass=klass, assignment_id=assignment_id)
+    if row is None:
+        raise Http404(_("This class has no such assignment."))
+    return row
+
+
+@login_required
+@require_POST
+def override_give(request: HttpRequest, class_id: int, assignment_id: int) -> HttpResponse:
+    """Give a learner of the class extra time or attempts on the assignment."""
+    klass = _get_class_for(request, class_id)
+    row = _get_assignment_for(klass, assignment_id)
+    learners = [(entry.learner_id, entry.name) for entry in selectors.class_roster(klass=klass)]
+    form = OverrideForm(request.POST, learners=learners)
+    if form.is_valid():
+        try:
+            services.override_give(
+                assignment=row.assignment,
+                learner_id=form.cleaned_data["learner"],
+                extra_time=timedelta(minutes=form.cleaned_data["extra_time"]),
+                extra_attempts=form.cleaned_data["extra_attempts"],
+                by=request.user,
+            )
+        except services.NotInClass:  # Removed since the page showed them.
+            form.add_error("learner", _("This learner is no longer in the class."))
+        else:
+            messages.success(request, _("The override is saved."))
+            return redirect("assignment_detail", class_id=klass.pk, assignment_id=assignment_id)
+    return _assignment_page(request, klass, row, override_form=form, status=400)
 
 
 @login_required

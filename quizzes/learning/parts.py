@@ -338,6 +338,8 @@ class StepPart(Part):
     credit: Decimal  # The answer's (Answer.credit): above 0 but not 1, it is partly right.
     closed: str | None
     next_url: str  # With ATTEMPT_ID.
+    # An assignment's attempt whose review is not shown yet: when it shows (ReviewShown).
+    review_later: str | None = None
     notice: str | None = None
     form: AnswerForm | None = None
     checked: tuple[str, ...] = ()
@@ -403,6 +405,11 @@ class ResultsPart(Part):
     mistakes_only: bool
     summary: tuple[SummaryItem, ...]
     review: tuple[ReviewItem, ...]
+    # An assignment's attempt: its id (Retry starts the assignment again), whether the server
+    # submitted it when its time ran out, and when its review shows if not yet.
+    assignment_id: int | None = None
+    timed_out: bool = False
+    review_later: str | None = None
 
 
 PARTS: tuple[type[Part], ...] = (

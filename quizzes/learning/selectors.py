@@ -22,7 +22,15 @@ from django.urls import reverse
 
 from guides.models import GuidePath
 from quizsite.queries import CompiledQuery, Placeholder
-from quizzes.models import Attempt, AttemptKind, Question, Quiz, passes, score_percent
+from quizzes.models import (
+    Attempt,
+    AttemptKind,
+    Question,
+    Quiz,
+    passes,
+    review_hidden,
+    score_percent,
+)
 from quizzes.snapshots import (
     ChoiceContent,
     QuestionContent,
@@ -77,6 +85,19 @@ class LearnerAttempt:
     attempt: Attempt
     quiz: QuizContent
     steps: tuple[Step, ...]
+    # An assignment's attempt: when its review shows (ReviewShown) and when it closes.
+    review: str | None = None
+    closes_at: datetime | None = None
+
+    def review_hidden(self, now: datetime) -> bool:
+        """Whether the pages hide the verdicts, right answers and explanations now (an
+        assignment's review after its close, or never); a self-study attempt hides nothing."""
+        return self.review is not None and review_hidden(self.review, self.closes_at, now)
+
+    def is_overdue(self, now: datetime) -> bool:
+        """Still open past its deadline: to be submitted as it stood (`submit_overdue`)."""
+        deadline = self.attempt.deadline
+        return deadline is not None and self.attempt.is_open and now >= deadline
 
     @property
     def first_open(self) -> int | None:
@@ -137,8 +158,13 @@ def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:
             picks.add(choice_id)
     questions = quiz.questions_among(attempt.question_ids)
     if attempt.completed_at is not None:
-        # Only what it asked: a question added to the quiz since is not part of it.
-        questions = tuple(question for question in questions if question.pk in graded)
+        # Only what it asked: a question added to the quiz since is not part of it. An
+        # attempt whose time ran out asked its first `max_score` questions, answered or not.
+        max_score = attempt.max_score or 0
+        asked = max_score if len(graded) < max_score else 0
+        questions = tuple(
+            question for n, question in enumerate(questions) if question.pk in graded or n < asked
+        )
     return tuple(
         Step(
             number,
@@ -157,7 +183,11 @@ _attempt_rows = (
     Attempt.objects.filter(public_id=Placeholder("public_id"))
     .order_by()
     .values_list(
-        *_ATTEMPT_FIELDS, "quiz__updated_at", *[f"answers__{field}" for field in _ANSWER_FIELDS]
+        *_ATTEMPT_FIELDS,
+        "quiz__updated_at",
+        "assignment__review",
+        "assignment__closes_at",
+        *[f"answers__{field}" for field in _ANSWER_FIELDS],
     )
 )
 _USER_ATTEMPT_ROWS = CompiledQuery(_attempt_rows.filter(user=Placeholder("user")))
@@ -190,16 +220,27 @@ def attempt_for_learner(*, public_id: UUID, learner: Learner) -> LearnerAttempt 
         )
         for row in rows
     ]
-    return LearnerAttempt(attempt, quiz, _steps(attempt, quiz, answers))
+    steps = _steps(attempt, quiz, answers)
+    return LearnerAttempt(
+        attempt, quiz, steps, first.assignment__review, first.assignment__closes_at
+    )
 
 
 def attempt_for_learner_orm(*, public_id: UUID, learner: Learner) -> LearnerAttempt | None:
     """`attempt_for_learner` in the plain ORM (two queries), for the tests to compare."""
-    attempt = _learner_attempts(learner).select_related("quiz").filter(public_id=public_id).first()
+    attempts = _learner_attempts(learner).select_related("quiz", "assignment")
+    attempt = attempts.filter(public_id=public_id).first()
     if attempt is None:
         return None
     quiz = quiz_content(quiz_id=attempt.quiz_id, updated_at=attempt.quiz.updated_at)
-    return LearnerAttempt(attempt, quiz, attempt_steps(attempt=attempt, quiz=quiz))
+    rules = attempt.assignment
+    return LearnerAttempt(
+        attempt,
+        quiz,
+        attempt_steps(attempt=attempt, quiz=quiz),
+        rules and rules.review,
+        rules and rules.closes_at,
+    )
 
 
 def attempt_steps(*, attempt: Attempt, quiz: QuizContent) -> tuple[Step, ...]:
@@ -304,8 +345,9 @@ NOT_STARTED = QuizStatus(attempts=())
 
 
 def _status_rows(attempts: QuerySet[Attempt]) -> QuerySet:
-    """The rows `quiz_statuses` folds: each attempt not abandoned, with its answer count and
-    its quiz's question count, the newest first."""
+    """The rows `quiz_statuses` folds: each self-study attempt not abandoned (an assignment's
+    are the class's, listed apart), with its answer count and its quiz's question count,
+    the newest first."""
     question_count = Subquery(
         Question.objects.filter(quiz=OuterRef("quiz"))
         .order_by()
@@ -315,7 +357,7 @@ def _status_rows(attempts: QuerySet[Attempt]) -> QuerySet:
         output_field=IntegerField(),
     )
     return (
-        attempts.filter(abandoned_at=None)
+        attempts.filter(abandoned_at=None, assignment=None)
         .order_by("-started_at", "-pk")
         .annotate(answered=Count("answers"), quiz_questions=question_count)
         .values_list(

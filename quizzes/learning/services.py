@@ -3,6 +3,7 @@
 import secrets
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from types import SimpleNamespace
 
@@ -36,9 +37,12 @@ from quizzes.models import (
     CREDIT_PLACES,
     Answer,
     AnswerChoice,
+    Assignment,
     Attempt,
     AttemptKind,
     Choice,
+    Membership,
+    Override,
     Question,
     Quiz,
     credit_of,
@@ -60,6 +64,11 @@ class AttemptClosed(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+
+
+class TimeUp(Exception):
+    """The answer came after the attempt's deadline: it was not recorded, and the attempt is
+    submitted as it stood at its deadline."""
 
 
 class NotOpenYet(Exception):
@@ -101,7 +110,12 @@ def attempt_start(
         with transaction.atomic():
             if start_over:
                 Attempt.objects.filter(
-                    quiz=quiz.pk, kind=kind, completed_at=None, abandoned_at=None, **learner
+                    quiz=quiz.pk,
+                    kind=kind,
+                    completed_at=None,
+                    abandoned_at=None,
+                    assignment=None,
+                    **learner,
                 ).update(abandoned_at=timezone.now())
             return _open_or_new(quiz, learner, kind, question_ids)
     except IntegrityError:  # Another start won the race: take what it made.
@@ -109,10 +123,10 @@ def attempt_start(
 
 
 def _open_or_new_query(**learner: Placeholder) -> CompiledQuery:
-    """The learner's open attempt of a kind at a quiz, and their count of quiz attempts there:
-    no row when they have no attempt at it."""
+    """The learner's open self-study attempt of a kind at a quiz, and their count of quiz
+    attempts there (an assignment's too): no row when they have no attempt at it."""
     attempts = Attempt.objects.filter(quiz=Placeholder("quiz"), **learner).order_by()
-    open_now = Q(kind=Placeholder("kind"), completed_at=None, abandoned_at=None)
+    open_now = Q(kind=Placeholder("kind"), completed_at=None, abandoned_at=None, assignment=None)
     return CompiledQuery(
         attempts.values("quiz")
         .annotate(
@@ -197,6 +211,89 @@ def practice_start(
     )
 
 
+class AssignmentRefused(Exception):
+    """The learner may not start an attempt at the assignment now; `reason` says why."""
+
+    NOT_MEMBER = "not_member"
+    NOT_OPEN_YET = "not_open_yet"
+    CLOSED = "closed"
+    NO_ATTEMPTS_LEFT = "no_attempts_left"
+    UNPUBLISHED = "unpublished"
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def assignment_attempt_start(*, assignment: Assignment, user: AbstractBaseUser) -> Attempt:
+    """The learner's attempt in progress at the assignment, or a new one under its rules.
+
+    A new attempt takes the next `number` and its `deadline`: its start plus the time limit
+    and the learner's extra time (Override), or the close if that comes first. Raises
+    AssignmentRefused, creating nothing, for a learner not in the class, before the opening,
+    after the close, once the attempts allowed (and the extra ones) are used, or when the
+    quiz is no longer published. Of parallel Starts at the last attempt allowed one takes its
+    number (a unique constraint); the others find its attempt, or the refusal.
+    """
+    try:
+        with transaction.atomic():
+            return _assignment_open_or_new(assignment, user)
+    except IntegrityError:  # Another Start took the number: take what it made, or refuse.
+        return _assignment_open_or_new(assignment, user)
+
+
+def _assignment_open_or_new(assignment: Assignment, user: AbstractBaseUser) -> Attempt:
+    now = timezone.now()
+    if not Membership.objects.filter(klass=assignment.klass_id, learner=user).exists():
+        raise AssignmentRefused(AssignmentRefused.NOT_MEMBER)
+    mine = Attempt.objects.filter(assignment=assignment, user=user)
+    mine.submit_overdue(now)
+    # One statement, so that the attempt in progress and the attempts used are seen at once
+    # (a parallel Start's attempt in both or in neither).
+    seen = mine.aggregate(
+        last=Max("number"), open_id=Max("pk", filter=Q(completed_at=None, abandoned_at=None))
+    )
+    if seen["open_id"] is not None:
+        return Attempt.objects.get(pk=seen["open_id"])
+    if not Quiz.objects.filter(pk=assignment.quiz_id, is_published=True).exists():
+        raise AssignmentRefused(AssignmentRefused.UNPUBLISHED)
+    if assignment.opens_at is not None and now < assignment.opens_at:
+        raise AssignmentRefused(AssignmentRefused.NOT_OPEN_YET)
+    if assignment.closes_at is not None and now >= assignment.closes_at:
+        raise AssignmentRefused(AssignmentRefused.CLOSED)
+    override = Override.objects.filter(assignment=assignment, learner=user).first()
+    used = seen["last"] or 0
+    if assignment.attempt_limit is not None:
+        allowed = assignment.attempt_limit + (override.extra_attempts if override else 0)
+        if used >= allowed:
+            raise AssignmentRefused(AssignmentRefused.NO_ATTEMPTS_LEFT)
+    attempt = Attempt.objects.create(
+        public_id=uuid.uuid4(),
+        quiz_id=assignment.quiz_id,
+        user=user,
+        language=get_language(),
+        is_first=not Attempt.objects.filter(
+            quiz=assignment.quiz_id, user=user, kind=AttemptKind.QUIZ
+        ).exists(),
+        assignment=assignment,
+        number=used + 1,
+    )
+    # From its start as recorded (auto_now_add sets it as the row is written).
+    attempt.deadline = assignment.deadline_for(
+        started_at=attempt.started_at,
+        extra_time=override.extra_time if override else timedelta(0),
+    )
+    if attempt.deadline is not None:
+        attempt.save(update_fields=["deadline"])
+    return attempt
+
+
+def attempt_submit_overdue(*, attempt: Attempt) -> bool:
+    """Submit the attempt as it stood at its deadline if that has passed and it is still open
+    (its learner never came back): whether it did."""
+    return bool(Attempt.objects.filter(pk=attempt.pk).submit_overdue(timezone.now()))
+
+
 # Run by every answer, compiled once (quizsite/queries.py): together they save about 1 ms,
 # 14 % of an answer's request, on SQLite and PostgreSQL alike (bench/compiled.py).
 _LOCK_ATTEMPT = CompiledQuery(
@@ -214,7 +311,6 @@ _INSERT_ANSWER = CompiledInsert(
 _INSERT_PICKS = CompiledInsert(AnswerChoice, "answer", "choice")
 
 
-@transaction.atomic
 def answer_record(
     *,
     attempt: Attempt,
@@ -233,8 +329,27 @@ def answer_record(
     Raises AlreadyAnswered when the question has an answer already (a second tab, a
     replayed POST): the first answer stands; NotOpenYet when an earlier question has none;
     AttemptClosed when the attempt was abandoned, or its quiz unpublished (an editor's
-    preview goes on).
+    preview goes on); TimeUp when the server's clock is past the attempt's deadline: the
+    answer is not recorded, and the attempt is submitted (committed) as it stood then.
     """
+    with transaction.atomic():
+        answer = _answer_record(
+            attempt=attempt, quiz=quiz, question=question, choices=choices, response=response
+        )
+    if answer is None:
+        raise TimeUp
+    return answer
+
+
+def _answer_record(
+    *,
+    attempt: Attempt,
+    quiz: QuizContent,
+    question: QuestionContent,
+    choices: tuple[ChoiceContent, ...],
+    response: str | None,
+) -> Answer | None:
+    """answer_record's work, in its transaction; None when the time ran out."""
     picked = frozenset(choice.pk for choice in choices)
     if (
         not question.type.accepts(question, picked, response)
@@ -249,17 +364,29 @@ def answer_record(
     # the last one, one completes the attempt. (The unique constraint stays as a backstop.)
     # Not one statement: a query that waited for the lock sees the rows of other tables as
     # they were when it started, so it would miss the answer that held the lock.
+    # The deadline is read under the lock too: an override's extra time may have moved it.
     lock = Attempt.objects.select_for_update().filter(pk=attempt.pk)
-    (abandoned_at,) = lock.values_list("abandoned_at").get()
+    abandoned_at, deadline, completed_at = lock.values_list(
+        "abandoned_at", "deadline", "completed_at"
+    ).get()
     if abandoned_at is not None:
         raise AttemptClosed(AttemptClosed.ABANDONED)
     if not quiz.is_published and attempt.kind != AttemptKind.PREVIEW:
         raise AttemptClosed(AttemptClosed.UNPUBLISHED)
     answers = Answer.objects.filter(attempt=attempt.pk).order_by()
     graded = dict(answers.values_list("question_id", "credit"))
+    questions = quiz.questions_among(attempt.question_ids)
+    # The server's clock is the only one that counts: an answer read after the deadline is
+    # refused, whatever the browser showed, and the attempt is submitted as it stood.
+    if deadline is not None and timezone.now() >= deadline:
+        if completed_at is None:
+            attempt.completed_at = deadline
+            attempt.score = sum(graded.values(), Decimal(0))
+            attempt.max_score = len(questions)
+            attempt.save(update_fields=["completed_at", "score", "max_score"])
+        return None
     if question.pk in graded:
         raise AlreadyAnswered
-    questions = quiz.questions_among(attempt.question_ids)
     first_open = next(n for n, q in enumerate(questions, 1) if q.pk not in graded)
     if questions[first_open - 1].pk != question.pk:
         raise NotOpenYet(first_open)
@@ -303,7 +430,7 @@ def attempts_claim(*, learner_key: str | None, user: AbstractBaseUser) -> int:
     open_for_key = keys.filter(
         quiz=OuterRef("quiz"), kind=OuterRef("kind"), completed_at=None, abandoned_at=None
     )
-    Attempt.objects.filter(user=user, completed_at=None, abandoned_at=None).filter(
+    Attempt.objects.filter(user=user, completed_at=None, abandoned_at=None, assignment=None).filter(
         Exists(open_for_key)
     ).update(abandoned_at=timezone.now())
     claimed = keys.update(user=user, learner_key="", is_first=False)

@@ -15,6 +15,11 @@ urlpatterns = [
     path("attempts/<uuid:public_id>/results/", learner.results, name="results"),
     path("attempts/<uuid:public_id>/practice/", learner.practice, name="practice"),
     path("progress/", learner.progress, name="progress"),
+    path(
+        "assignments/<int:assignment_id>/start/",
+        learner.assignment_start,
+        name="assignment_start",
+    ),
     path("accounts/login/", accounts.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", accounts.SignUpView.as_view(), name="signup"),

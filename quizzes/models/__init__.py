@@ -25,6 +25,7 @@ from quizzes.models.classes import (
     class_code_shown,
     class_code_typed,
     grade_of,
+    review_hidden,
 )
 from quizzes.models.content import (
     QUESTION_KEY_LENGTH,
@@ -74,6 +75,7 @@ __all__ = [
     "credit_of",
     "edited_choice",
     "grade_of",
+    "review_hidden",
     "other_languages",
     "passes",
     "prompts_of",

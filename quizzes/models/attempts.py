@@ -7,7 +7,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -42,6 +43,39 @@ class AttemptKind(models.TextChoices):
     QUIZ = "quiz", _("Quiz")
     PRACTICE = "practice", _("Practice")  # The questions missed in an earlier attempt.
     PREVIEW = "preview", _("Editor's preview")  # Of a quiz not published yet: not reported.
+
+
+class AttemptQuerySet(models.QuerySet):
+    def overdue(self, now) -> "AttemptQuerySet":
+        """Open attempts whose deadline has passed: the server takes no more of their answers."""
+        return self.filter(deadline__lte=now, completed_at=None, abandoned_at=None)
+
+    def submit_overdue(self, now) -> int:
+        """Submit these attempts that are overdue as they stood at their deadline: finished
+        then, scored with the answers given in time (out of their quiz's questions). Pages
+        that read attempts of an assignment call it first, so that an attempt its learner
+        never came back to counts as finished without any scheduled job. One UPDATE."""
+        credits = (
+            Answer.objects.filter(attempt=OuterRef("pk"))
+            .order_by()
+            .values("attempt")
+            .annotate(total=Sum("credit"))
+            .values("total")
+        )
+        questions = (
+            Question.objects.filter(quiz=OuterRef("quiz"))
+            .order_by()
+            .values("quiz")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        return self.overdue(now).update(
+            completed_at=F("deadline"),
+            score=Coalesce(
+                Subquery(credits, output_field=models.DecimalField()), Value(Decimal(0))
+            ),
+            max_score=Coalesce(Subquery(questions, output_field=models.IntegerField()), 0),
+        )
 
 
 class Attempt(models.Model):
@@ -94,6 +128,8 @@ class Attempt(models.Model):
     # When the server stops taking its answers and submits it as it stands: its start plus
     # the time limit (and the learner's extra time), or the assignment's close if sooner.
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, editable=False)
+
+    objects = AttemptQuerySet.as_manager()
 
     class Meta:
         ordering = ["-started_at", "pk"]
@@ -158,6 +194,11 @@ class Attempt(models.Model):
     @property
     def percent(self) -> int | None:
         return score_percent(self.score, self.max_score)
+
+    @property
+    def timed_out(self) -> bool:
+        """Submitted by the server at its deadline, as it stood (its time ran out)."""
+        return self.deadline is not None and self.completed_at == self.deadline
 
     @property
     def time_taken(self) -> timedelta | None:

@@ -1,7 +1,7 @@
 """Classes: an instructor's groups of learners."""
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -128,6 +128,16 @@ class ReviewShown(models.TextChoices):
     NEVER = "never", _("Never")
 
 
+def review_hidden(review: str, closes_at: datetime | None, now: datetime) -> bool:
+    """Whether an attempt at an assignment of these review rules hides, at `now`, whether
+    each answer was right, the right answers and the explanations (its score shows)."""
+    if review == ReviewShown.NEVER:
+        return True
+    if review == ReviewShown.AFTER_CLOSE:
+        return closes_at is None or now < closes_at
+    return False
+
+
 class Assignment(models.Model):
     """A quiz a class is to take, under rules the server keeps: when it opens and closes,
     how long an attempt may last, how many attempts, how they make a grade, and when the
@@ -189,6 +199,22 @@ class Assignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.klass} / {self.quiz}"
+
+    def deadline_for(self, *, started_at: datetime, extra_time: timedelta) -> datetime | None:
+        """When an attempt started then stops taking answers: its start plus the time limit
+        and the learner's extra time, or the close if that comes first; None with neither."""
+        ends = [self.closes_at] if self.closes_at is not None else []
+        if self.time_limit is not None:
+            ends.append(started_at + self.time_limit + extra_time)
+        return min(ends, default=None)
+
+    @property
+    def time_limit_minutes(self) -> int | None:
+        return None if self.time_limit is None else int(self.time_limit.total_seconds() // 60)
+
+    def review_hidden_at(self, now: datetime) -> bool:
+        """Whether a learner's attempt hides its verdicts, right answers and explanations now."""
+        return review_hidden(self.review, self.closes_at, now)
 
 
 class Override(models.Model):

@@ -10,6 +10,7 @@ only the mistakes; in English and in French, signed in and out, with a message t
 """
 
 import dataclasses
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -21,9 +22,12 @@ from django.template.loader_tags import ExtendsNode, IncludeNode
 from django.template.smartif import TokenBase
 from django.templatetags.i18n import BlockTranslateNode
 from django.test import Client
+from django.utils import timezone
 
 from quizzes import kinds
+from quizzes.classes.services import class_create, class_join
 from quizzes.learning.parts import PARTS, Part, StepPart, Unkeepable, canonical
+from quizzes.models import Assignment, Attempt, ReviewShown
 from tests.factories import (
     answer,
     answer_number,
@@ -130,9 +134,33 @@ def _drive(guide) -> None:
     missing.get(question_url(missed, 1, "fr"))
     answer_number(missing, missed, 1, "7")
 
+    _drive_assignment(guide)
+
     quiz.is_published = False
     quiz.save()
     passing.get(question_url(again, 1))  # Closed: unpublished.
+
+
+def _drive_assignment(guide) -> None:
+    """A class's timed assignment whose review never shows: an answer recorded without its
+    verdict, then the time running out, and the results as it stood."""
+    timed = make_quiz(slug="timed", questions=2, guide=guide)
+    teacher = make_staff("teacher", "Instructors")
+    klass = class_create(name="A class", instructor=teacher)
+    taker = User.objects.create_user("grace", password="long-pass-phrase-9")
+    class_join(klass=klass, learner=taker)
+    assignment = Assignment.objects.create(
+        klass=klass, quiz=timed, time_limit=timedelta(minutes=5), review=ReviewShown.NEVER
+    )
+    taking = Client()
+    taking.force_login(taker)
+    taking.post(f"/en/assignments/{assignment.pk}/start/")
+    attempt = Attempt.objects.get(assignment=assignment)
+    taking.get(question_url(attempt, 1))
+    answer(taking, attempt, 1, choice_of(timed, 1, correct=True))
+    taking.get(question_url(attempt, 1))  # Recorded, its review hidden.
+    Attempt.objects.filter(pk=attempt.pk).update(deadline=timezone.now())
+    taking.get(results_url(attempt))  # Its time ran out.
 
 
 @pytest.fixture

@@ -2,7 +2,12 @@
 
 from django import template
 
-from quizzes.classes.selectors import LearnerClass, learner_classes
+from quizzes.classes.selectors import (
+    LearnerAssignment,
+    LearnerClass,
+    learner_assignments,
+    learner_classes,
+)
 
 register = template.Library()
 
@@ -13,3 +18,12 @@ def classes_of(user) -> list[LearnerClass]:
     if not user.is_authenticated:
         return []
     return learner_classes(user=user)
+
+
+@register.simple_tag
+def assignments_of(user) -> list[LearnerAssignment]:
+    """A signed-in learner's assignments (two queries: their attempts whose time ran out are
+    submitted first); none for anyone else."""
+    if not user.is_authenticated:
+        return []
+    return learner_assignments(user=user)

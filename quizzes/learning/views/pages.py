@@ -4,11 +4,13 @@ from dataclasses import replace
 from decimal import Decimal
 from uuid import UUID
 
+from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
@@ -55,16 +57,20 @@ from quizzes.learning.selectors import (
 )
 from quizzes.learning.services import (
     AlreadyAnswered,
+    AssignmentRefused,
     AttemptClosed,
     NotFinished,
     NothingMissed,
     NotOpenYet,
     NotPublished,
+    TimeUp,
     answer_record,
+    assignment_attempt_start,
     attempt_start,
+    attempt_submit_overdue,
     practice_start,
 )
-from quizzes.models import Attempt, AttemptKind
+from quizzes.models import Assignment, Attempt, AttemptKind
 from quizzes.snapshots import ChoiceContent, QuizContent
 
 
@@ -189,6 +195,25 @@ def _wants_json(request: HttpRequest) -> bool:
     return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
 
 
+@require_POST
+@login_required
+@_per_address
+@_per_learner
+def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """Start an attempt at a class's assignment under its rules, or resume the one in
+    progress; refused with a page that says why (not in the class, not open, closed, no
+    attempts left)."""
+    assignment = get_object_or_404(Assignment.objects.select_related("quiz"), pk=assignment_id)
+    try:
+        attempt = assignment_attempt_start(assignment=assignment, user=request.user)
+    except AssignmentRefused as refusal:
+        context = {"assignment": assignment, "reason": refusal.reason}
+        return render(request, "quizzes/assignment_refused.html", context, status=403)
+    note_attempts(request)
+    found = _get_attempt_for(request, attempt.public_id)
+    return redirect(attempt.question_url(found.first_open or 1))
+
+
 def _get_attempt_for(request: HttpRequest, public_id: UUID) -> LearnerAttempt:
     found = attempt_for_learner(public_id=public_id, learner=learner_of(request))
     if found is None:
@@ -209,6 +234,9 @@ def question(request: HttpRequest, public_id: UUID, number: int) -> HttpResponse
         raise Http404(_("This quiz has no question %(number)s.") % {"number": number})
     if request.method == "POST":
         return _answer(request, found, found.steps[number - 1])
+    if found.is_overdue(timezone.now()):  # Its time ran out while the learner was away.
+        attempt_submit_overdue(attempt=found.attempt)
+        return redirect(found.attempt.get_absolute_url())
     first_open = found.first_open
     if first_open is not None and number > first_open:
         return redirect(found.attempt.question_url(first_open))
@@ -236,6 +264,11 @@ def _answer(request: HttpRequest, found: LearnerAttempt, step: Step) -> HttpResp
             return _out_of_order(request, found, refusal.first_open)
         except AttemptClosed:
             return _question_page(request, found, step, status=409)
+        except TimeUp:  # Not recorded; the attempt is submitted as it stood at its deadline.
+            if not _wants_json(request):
+                return redirect(found.attempt.get_absolute_url())
+            found = _get_attempt_for(request, found.attempt.public_id)
+            return _json_reply(next=_results_json(found))
         except AlreadyAnswered:  # In another tab, since this request read the answers.
             found = replace(found, steps=attempt_steps(attempt=found.attempt, quiz=found.quiz))
             step = found.steps[step.number - 1]
@@ -314,6 +347,12 @@ def _question_page(
         "step_title": _step_title(found, step),
         "step_part": _step_part(found, step, token=get_token(request), form=form, notice=notice),
     }
+    deadline = found.attempt.deadline
+    if deadline is not None and found.attempt.is_open:
+        # The time left by the server's clock: the page's script counts it down on the
+        # browser's monotonic clock, so a clock set back in the browser changes nothing.
+        left = max(0, int((deadline - timezone.now()).total_seconds()))
+        context |= {"attempt": found.attempt, "deadline": deadline, "seconds_left": left}
     return render(request, "quizzes/question.html", context, status=status)
 
 
@@ -352,6 +391,7 @@ def _step_part(
         is_correct=recorded is not None and recorded.is_correct,
         credit=recorded.credit if recorded is not None else Decimal(0),
         closed=found.closed_reason,
+        review_later=_review_later(found),
         next_url=_question_url(step.number + 1) if step.number < total else _results_url(),
         notice=notice,
         form=form,
@@ -361,6 +401,11 @@ def _step_part(
     if form is not None or notice is not None:
         return made(part, attempt_id=attempt_id, token=token)
     return kept(part, attempt_id=attempt_id, token=token)
+
+
+def _review_later(found: LearnerAttempt) -> str | None:
+    """When the attempt's review shows, if it is hidden now (an assignment's rule)."""
+    return found.review if found.review_hidden(timezone.now()) else None
 
 
 def _question_url(number: int) -> str:
@@ -376,6 +421,9 @@ def _results_url() -> str:
 def results(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Score, a line per question, and the reviews: all, or only the mistakes (?mistakes=1)."""
     found = _get_attempt_for(request, public_id)
+    if found.is_overdue(timezone.now()):  # Its time ran out: submitted as it stood then.
+        attempt_submit_overdue(attempt=found.attempt)
+        found = _get_attempt_for(request, public_id)
     if not found.attempt.is_finished:
         return redirect(found.attempt.question_url(found.first_open or 1))
     mistakes_only = request.GET.get("mistakes") == "1"
@@ -398,7 +446,8 @@ def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> 
     parts of their own shared by every results that show the same answer."""
     language = get_language()
     summary, review = [], []
-    for step in found.steps:
+    review_later = _review_later(found)
+    for step in () if review_later else found.steps:
         choices = found.choices_of(step.question)
         is_correct = step.recorded is not None and step.recorded.is_correct
         credit = step.recorded.credit if step.recorded is not None else Decimal(0)
@@ -419,6 +468,9 @@ def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> 
         mistakes_only=mistakes_only,
         summary=tuple(summary),
         review=tuple(review),
+        assignment_id=attempt.assignment_id,
+        timed_out=attempt.timed_out,
+        review_later=review_later,
     )
     return kept(part, attempt_id=attempt.public_id, token=token)
 

@@ -80,8 +80,10 @@
     button.disabled = true; // One post per click (the server records one anyway).
     const reply = await post(form);
     if (!reply) return;
-    if (!answering) {
-      go(reply.next); // Start's reply: the attempt's first open question.
+    if (!answering || !reply.feedback) {
+      // Start's reply: the attempt's first open question; or an answer that came after the
+      // attempt's deadline, not recorded: the results of the attempt as it stood.
+      go(reply.next);
       return;
     }
     next = reply.next;
