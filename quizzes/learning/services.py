@@ -249,14 +249,12 @@ def answer_record(
     # the last one, one completes the attempt. (The unique constraint stays as a backstop.)
     # Not one statement: a query that waited for the lock sees the rows of other tables as
     # they were when it started, so it would miss the answer that held the lock.
-    lock = Attempt.objects.select_for_update().filter(pk=attempt.pk)
-    (abandoned_at,) = lock.values_list("abandoned_at").get()
+    ((abandoned_at,),) = _LOCK_ATTEMPT(id=attempt.pk)
     if abandoned_at is not None:
         raise AttemptClosed(AttemptClosed.ABANDONED)
     if not quiz.is_published and attempt.kind != AttemptKind.PREVIEW:
         raise AttemptClosed(AttemptClosed.UNPUBLISHED)
-    answers = Answer.objects.filter(attempt=attempt.pk).order_by()
-    graded = dict(answers.values_list("question_id", "credit"))
+    graded = dict(_GRADED(attempt=attempt.pk))
     if question.pk in graded:
         raise AlreadyAnswered
     questions = quiz.questions_among(attempt.question_ids)
