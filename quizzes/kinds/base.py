@@ -25,6 +25,8 @@ A kind is one module with one `Kind` subclass, listed in the registry
 - how its choices are shown: `keeps_choice_order`, whether they stay in their order even
   in a quiz that shuffles choices, and `shuffles_always`, whether they are shuffled even in
   a quiz that doesn't (an ordering's items, never shown in their right order);
+  `marks_choices`, whether its templates show each choice as a block of its own, marked
+  (`{% choice_mark %}`), that the learner pages' kept parts move into any attempt's order;
 - how the file formats read and write it: `gift_claims`, `gift_read`, `gift_write`,
   `moodle_type`, `moodle_penalty`, `moodle_prompt`, `moodle_read`, `moodle_write`,
   `exported_as`.
@@ -124,6 +126,7 @@ class Kind:
     several = False
     keeps_choice_order = False
     shuffles_always = False
+    marks_choices = False  # Its templates mark each choice's block: see the docstring.
     by_picks = True  # An answer is its picks alone (Answer.response stays None).
     texts_optional = False  # A choice may have no text (a matching question's distractor).
     # Answered by typing (a number, a text): its response is shown as it was given, and the

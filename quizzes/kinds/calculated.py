@@ -324,8 +324,16 @@ def preview(variables: tuple[Variable, ...], count: int = 5) -> list[dict[str, D
 
 def shown(value: Decimal, language: str) -> str:
     """A value as `language` writes numbers, in groups: "1,024.5", "1 024,5"."""
+    return _written(str(value), language)
+
+
+# By the value's exact digits: every text of a drawn question writes the same few values in
+# each language (its prompt, its explanation, their HTML, each choice's feedback), and other
+# attempts draw them again.
+@lru_cache(maxsize=4096)
+def _written(value: str, language: str) -> str:
     with translation.override(language):
-        return number_format(value.normalize(_BOUNDED), force_grouping=True)
+        return number_format(Decimal(value).normalize(_BOUNDED), force_grouping=True)
 
 
 def substitute(text: str, values: dict[str, Decimal], language: str) -> str:

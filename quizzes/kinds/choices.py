@@ -41,6 +41,8 @@ class ChoiceKind(Kind):
     """A question answered by picking among its choices: right when the picks are exactly
     its correct choices; one wrong pick earns its choice's credit."""
 
+    marks_choices = True  # templates/quizzes/_choice_inputs.html and _choice_review.html.
+
     def form_field(self, choices, question=None) -> forms.Field:
         field = forms.TypedMultipleChoiceField if self.several else forms.TypedChoiceField
         return field(

@@ -11,6 +11,13 @@ Two things differ between learners who see the same and are not fields: the atte
 and the CSRF token. A part renders with `ATTEMPT_ID` where the id goes and `TOKEN_MARK`
 where the token goes; `kept` and `made` fill in each learner's own.
 
+A third is kept apart: the order of a question's choices, which a quiz that shuffles draws
+per attempt. Where the kind's templates mark each choice as a block of its own
+(`Kind.marks_choices`, `{% choice_mark %}` in templates/quizzes/_choice_inputs.html and
+_choice_review.html), the part is kept with its choices in the question's own order
+(`Part.shared`) and each learner's copy moves the blocks into their attempt's order
+(`Part.arranged`), so that one kept part serves every order.
+
 A field's value stands in the key through `canonical`: kept content (quizzes/snapshots.py,
 frozen dataclasses) by its values, a quiz by its id and stamp (its content changes only with
 its stamp), what the context processors give a whole page by what a page can show of it.
@@ -18,6 +25,7 @@ A value with no stable form (a form, a signed-in user) can't be in a key: `Unkee
 """
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from datetime import date, datetime
 from decimal import Decimal
@@ -51,6 +59,13 @@ TOKEN_MARK = "\x00token\x00"
 ACTIONS_MARK = mark_safe("\x00actions\x00")
 
 LIFETIME = 3600  # Seconds; a part's content moves its key anyway.
+
+# Where each choice's block starts in a part kept in the question's order, and where the last
+# one ends (quizzes/learning/templatetags/kept.py).
+CHOICE_MARK = "\x00choice:{}\x00"
+CHOICES_END = "\x00choices\x00"
+_CHOICE_LIST = re.compile("\x00choice:\\d+\x00.*?\x00choices\x00", re.DOTALL)
+_CHOICE_BLOCK = re.compile("\x00choice:(\\d+)\x00")
 
 
 # Kept content is shared and never changes (quizzes/snapshots.py): each object's digest is
@@ -169,8 +184,20 @@ class Part:
 
     def render(self) -> str:
         """The HTML, with `ATTEMPT_ID` and `TOKEN_MARK` where the id and the token go."""
+        return self.arranged(self.marked())
+
+    def marked(self) -> str:
+        """The HTML as kept: its choices' blocks marked, if its templates mark them."""
         with translation.override(self.language):
             return render_to_string(self.template, self.context() | {"csrf_token": TOKEN_MARK})
+
+    def shared(self) -> "Part":
+        """The part as it is kept, for every learner who sees the same of it."""
+        return self
+
+    def arranged(self, html: str) -> str:
+        """The kept HTML of `self.shared()` as this part shows it."""
+        return html
 
     def __str__(self) -> SafeString:
         # A part inside another's template ({{ line }}): kept too; the outer part fills in
@@ -179,12 +206,13 @@ class Part:
 
 
 def _kept_html(part: Part) -> str:
+    shared = part.shared()
     kept_in = caches[part.cache_alias]
-    key = part.key
+    key = shared.key
     if (html := kept_in.get(key)) is None:
-        html = part.render()
+        html = shared.marked()
         kept_in.set(key, html, LIFETIME)
-    return html
+    return part.arranged(html)
 
 
 def kept(part: Part, *, attempt_id: UUID | None = None, token: str = "") -> SafeString:
@@ -314,8 +342,38 @@ class QuizPage(Part):
 # An attempt's pages.
 
 
+class _ShowsChoices:
+    """A part that shows a question's choices (`question`, `choices` in the attempt's order,
+    `picked` among them): kept in the question's order when its kind's templates mark each
+    choice, and arranged into the attempt's."""
+
+    def shared(self) -> Part:
+        question = self.question
+        if not question.type.marks_choices or self.choices == question.choices:
+            return self
+        picked = {choice.pk for choice in self.picked}
+        return dataclasses.replace(
+            self,
+            choices=question.choices,
+            picked=tuple(choice for choice in question.choices if choice.pk in picked),
+        )
+
+    def arranged(self, html: str) -> str:
+        if CHOICES_END not in html:
+            return html
+        order = [choice.pk for choice in self.choices]
+        return _CHOICE_LIST.sub(lambda found: _in_order(found.group(), order), html)
+
+
+def _in_order(marked: str, order: list[int]) -> str:
+    """A marked list of choices' blocks, unmarked, in `order` (their ids)."""
+    pieces = _CHOICE_BLOCK.split(marked.removesuffix(CHOICES_END))
+    blocks = dict(zip(map(int, pieces[1::2]), pieces[2::2], strict=True))
+    return "".join(blocks[pk] for pk in order)
+
+
 @dataclasses.dataclass(frozen=True)
-class StepPart(Part):
+class StepPart(_ShowsChoices, Part):
     """templates/quizzes/_step.html for a question of an attempt: its form, or its feedback
     once answered, or why it takes no answer. A refused answer's part (its `form`'s error,
     the `checked` picks ticked again) or one with a `notice` is made anew."""
@@ -375,7 +433,7 @@ class SummaryItem(Part):
 
 
 @dataclasses.dataclass(frozen=True)
-class ReviewItem(Part):
+class ReviewItem(_ShowsChoices, Part):
     """templates/quizzes/_review_item.html: a question's review in the results."""
 
     name = "review-item"

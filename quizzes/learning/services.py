@@ -297,7 +297,9 @@ def attempt_submit_overdue(*, attempt: Attempt) -> bool:
 # Run by every answer, compiled once (quizsite/queries.py): together they save about 1 ms,
 # 14 % of an answer's request, on SQLite and PostgreSQL alike (bench/compiled.py).
 _LOCK_ATTEMPT = CompiledQuery(
-    Attempt.objects.select_for_update().filter(pk=Placeholder("id")).values_list("abandoned_at")
+    Attempt.objects.select_for_update()
+    .filter(pk=Placeholder("id"))
+    .values_list("abandoned_at", "deadline", "completed_at")
 )
 _GRADED = CompiledQuery(
     Answer.objects.filter(attempt=Placeholder("attempt"))
@@ -365,16 +367,12 @@ def _answer_record(
     # Not one statement: a query that waited for the lock sees the rows of other tables as
     # they were when it started, so it would miss the answer that held the lock.
     # The deadline is read under the lock too: an override's extra time may have moved it.
-    lock = Attempt.objects.select_for_update().filter(pk=attempt.pk)
-    abandoned_at, deadline, completed_at = lock.values_list(
-        "abandoned_at", "deadline", "completed_at"
-    ).get()
+    ((abandoned_at, deadline, completed_at),) = _LOCK_ATTEMPT(id=attempt.pk)
     if abandoned_at is not None:
         raise AttemptClosed(AttemptClosed.ABANDONED)
     if not quiz.is_published and attempt.kind != AttemptKind.PREVIEW:
         raise AttemptClosed(AttemptClosed.UNPUBLISHED)
-    answers = Answer.objects.filter(attempt=attempt.pk).order_by()
-    graded = dict(answers.values_list("question_id", "credit"))
+    graded = dict(_GRADED(attempt=attempt.pk))
     questions = quiz.questions_among(attempt.question_ids)
     # The server's clock is the only one that counts: an answer read after the deadline is
     # refused, whatever the browser showed, and the attempt is submitted as it stood.

@@ -167,16 +167,16 @@ def _drive_assignment(guide) -> None:
 def parts(guide, monkeypatch) -> dict[type[Part], list[Part]]:
     """Every part the tour renders, by class, each state once."""
     seen: list[Part] = []
-    render = Part.render
+    marked = Part.marked
 
     def recording(self):
         seen.append(self)
-        return render(self)
+        return marked(self)
 
     caches["default"].clear()
     caches["pages"].clear()
     with monkeypatch.context() as patched:
-        patched.setattr(Part, "render", recording)
+        patched.setattr(Part, "marked", recording)
         _drive(guide)
     by_class: dict[type[Part], list[Part]] = {cls: [] for cls in PARTS}
     for part in seen:

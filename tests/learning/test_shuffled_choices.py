@@ -6,8 +6,10 @@ import hashlib
 import json
 import re
 
+from django.core.cache import caches
 from django.urls import reverse
 
+from quizzes.learning.parts import Part, ReviewItem, StepPart
 from quizzes.models import Attempt, AttemptKind, Choice, Quiz
 from tests.factories import answer, choice_of, make_quiz, question_url, results_url, start
 
@@ -95,6 +97,31 @@ def test_one_attempt_sees_one_order_on_reload_resume_feedback_and_results(client
     assert results_order(client, attempt) == order
     mistakes = client.get(results_url(attempt) + "?mistakes=1").content.decode()
     assert shown_order(mistakes, 1, after='id="review-1"') == order
+
+
+def test_attempts_in_different_orders_share_one_kept_part(client, guide, monkeypatch):
+    """The kept step part, feedback and review are rendered once for every order (in the
+    question's), and each attempt sees its own order."""
+    quiz = shuffled_quiz(guide)
+    caches["default"].clear()
+    rendered: list[Part] = []
+    marked = Part.marked
+    monkeypatch.setattr(Part, "marked", lambda part: rendered.append(part) or marked(part))
+    orders = set()
+    for _ in range(3):
+        attempt = _attempt_not_in_position_order(client, quiz)
+        order = expected_order(attempt, 1)
+        orders.add(tuple(order))
+        assert question_order(client, attempt) == order
+        answer(client, attempt, 1, choice_of(quiz, 1, correct=True))
+        assert feedback_order(client, attempt) == order
+        assert results_order(client, attempt) == order
+    assert len(orders) > 1
+    shared = [part for part in rendered if isinstance(part, StepPart | ReviewItem)]
+    assert len(shared) == 3  # The question, its feedback, its review: once each.
+    for part in shared:
+        assert part.choices == part.question.choices
+        assert "\x00choice" not in part.render()
 
 
 def test_the_scripts_feedback_and_next_question_keep_the_attempts_order(client, guide):
