@@ -36,7 +36,7 @@ dicts of quizzes/interchange/ by their attributes and keys, so that the models, 
 subsystems and the formats can all import them.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 from xml.etree import ElementTree as ET
@@ -178,6 +178,12 @@ class Kind:
     def shown_response(self, response: str) -> str:
         """A kept response as the active language shows it (a number: "1 024" in French)."""
         return response
+
+    def written(self, question, response: str, texts: Mapping[int, str], matches) -> str:
+        """A kept response in one cell of a report, in the active language: `texts` and
+        `matches` map the question's choices' ids to their texts and matches there (a
+        typed answer as typed; the ordering's items in the learner's order…)."""
+        return self.shown_response(response)
 
     def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         """The picks a kept response makes of these choices as they are now (regrading a

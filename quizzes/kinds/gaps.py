@@ -19,7 +19,7 @@ mean of the gaps' scores.
 import html
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from xml.etree import ElementTree as ET
@@ -314,6 +314,19 @@ class Gaps(Kind):
         bound._gaps = tuple(getattr(question, "gaps", ()) or ())
         bound._question = question
         return bound
+
+    def written(self, question, response: str, texts: Mapping[int, str], matches) -> str:
+        """Each gap numbered, joined with " | " as several picks are: "(1) 256 | (2)
+        all-reduce | (3) DDP" (a choice gap: its choice's text)."""
+        shown = []
+        given = responses(response, len(question.gaps)) or []
+        for kind, value in zip(question.gaps, given, strict=False):
+            if kind == SingleChoice.name:  # The choice's id, as `Answer.response` keeps it.
+                pk = posted_id(value)
+                shown.append(texts.get(pk, "") if pk is not None else "")
+            else:
+                shown.append(GAP_KINDS[kind].shown_response(value))
+        return " | ".join(f"({number}) {text}" for number, text in enumerate(shown, 1))
 
     def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         choices = list(choices)

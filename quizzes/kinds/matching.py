@@ -16,7 +16,7 @@ same text (in every language) as its own, so that two left items with the same r
 are both right with it; the score is the share of left items right.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from xml.etree import ElementTree as ET
 
 from django import forms
@@ -184,6 +184,12 @@ class Matching(Kind):
 
     def response(self, value) -> str | None:
         return ",".join(f"{left}:{right}" for left, right in value)
+
+    def written(self, question, response: str, texts: Mapping[int, str], matches) -> str:
+        pairs = response_pairs(response)
+        return " | ".join(
+            f"{texts.get(left, '')} → {matches.get(right, '')}" for left, right in pairs
+        )
 
     def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         return []

@@ -12,7 +12,7 @@ to the next item, excluding last"): a share for each item but the last that the 
 follows, out of one less than the number of items.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from xml.etree import ElementTree as ET
 
 from django import forms
@@ -136,6 +136,9 @@ class Ordering(Kind):
 
     def response(self, value) -> str | None:
         return ",".join(map(str, value))
+
+    def written(self, question, response: str, texts: Mapping[int, str], matches) -> str:
+        return " > ".join(texts.get(pk, "") for pk in response_ids(response))
 
     def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         return []

@@ -12,8 +12,6 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from quizzes.kinds.gaps import GAP_KINDS, responses
-from quizzes.kinds.single import SingleChoice
 from quizzes.models import AttemptKind, Question, Quiz
 from quizzes.reports import selectors as reports
 
@@ -31,34 +29,23 @@ def _text_in(obj, field: str, language: str) -> str:
         return getattr(obj, field)
 
 
-def _gaps_cell(question: Question, response: str, texts: dict[int, str], language: str) -> str:
-    """A gaps answer as its attempt's language writes it, each gap numbered, joined with " | "
-    as several picks are: "(1) 256 | (2) all-reduce | (3) DDP" (a choice gap: its choice's
-    text in `texts`; a number as that language writes it)."""
-    given = responses(response, len(question.gaps)) or []
-    shown = []
-    with translation.override(language):
-        for kind, value in zip(question.gaps, given, strict=False):
-            if kind != SingleChoice.name:
-                shown.append(GAP_KINDS[kind].shown_response(value))
-            else:  # The choice's id, as `Answer.response` keeps a pick.
-                pk = int(value) if value.isascii() and value.isdecimal() and len(value) < 19 else 0
-                shown.append(texts.get(pk, ""))
-    return " | ".join(f"({number}) {text}" for number, text in enumerate(shown, 1))
-
-
 def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
     """A row per completed attempt: the learner, its kind, whether it is their first, how long
     it took, the score (a sum of credits: 2.5), and each question's picks (joined with " | "
-    when there are several, in the attempt's language; a gaps question's answer in each gap,
-    `_gaps_cell`), result and credit (0.5)."""
+    when there are several) or, for a kind not answered by picks, its response as the kind
+    writes it (`Kind.written`: the number typed, the items in order, each gap…), in the
+    attempt's language, its result and credit (0.5)."""
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
-    texts = {
-        code: {c.pk: _text_in(c, "text", code) for q in questions for c in q.choices.all()}
-        for code, _name in settings.LANGUAGES
-    }
-    gapped = {question.pk: question for question in questions if question.type.fills_prompt}
-    gaps_shown: dict[tuple[int, str, str], str] = {}  # A few responses, many attempts.
+    choices = [choice for question in questions for choice in question.choices.all()]
+    texts, matches = (
+        {
+            code: {choice.pk: _text_in(choice, field, code) for choice in choices}
+            for code, _name in settings.LANGUAGES
+        }
+        for field in ("text", "match")
+    )
+    free = {question.pk: question for question in questions if not question.type.by_picks}
+    written: dict[tuple[int, str, str], str] = {}  # A few responses, many attempts.
     columns = {question.pk: index for index, question in enumerate(questions)}
     anonymous, right, wrong, yes, no = _("Anonymous"), _("right"), _("wrong"), _("yes"), _("no")
     partly = _("partly right")
@@ -90,15 +77,17 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
             for pick in attempt_picks:
                 index = columns.get(pick.question_id)
                 if index is not None:
-                    shown = texts.get(pick.language) or texts[settings.LANGUAGE_CODE]
-                    if pick.question_id in gapped:  # Its answer is its response, not its picks.
-                        key = (pick.question_id, pick.response, pick.language)
-                        if key not in gaps_shown:
-                            question = gapped[pick.question_id]
-                            gaps_shown[key] = _gaps_cell(
-                                question, pick.response, shown, pick.language
-                            )
-                        cells[3 * index] = gaps_shown[key]
+                    language = pick.language if pick.language in texts else settings.LANGUAGE_CODE
+                    shown = texts[language]
+                    if pick.question_id in free:  # Its answer is its response, not its picks.
+                        key = (pick.question_id, pick.response, language)
+                        if key not in written:
+                            question = free[pick.question_id]
+                            with translation.override(language):
+                                written[key] = question.type.written(
+                                    question, pick.response, shown, matches[language]
+                                )
+                        cells[3 * index] = written[key]
                     else:
                         text = shown.get(pick.picked, "")
                         cells[3 * index] = (

@@ -152,6 +152,7 @@ _DEFAULTS = {
     "rematch",
     "for_question",
     "shown_response",
+    "written",
 }
 _OWN = [
     name
