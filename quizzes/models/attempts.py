@@ -8,6 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -19,6 +20,10 @@ PARTIAL_CREDIT_ONLY_SEVERAL = _(
     "Only a question answered by several picks (multiple choice) gives partial credit."
 )
 _CREDIT_STEP = Decimal(1).scaleb(-CREDIT_PLACES)
+
+# Sent (keyword `attempt`) once the transaction that finished an attempt commits. The learner
+# flow may not import what reacts to it (the LMS's grade passback, quizzes.lti, sits above it).
+attempt_finished = Signal()
 
 
 def credit_of(score: float) -> Decimal:

@@ -1,0 +1,162 @@
+"""The tool's end of LTI 1.3: its keys, the OIDC login, the launch, deep linking."""
+
+import logging
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from pylti1p3.deep_link_resource import DeepLinkResource
+from pylti1p3.exception import OIDCException
+from pylti1p3.lineitem import LineItem
+
+from quizzes.lti import services
+from quizzes.lti.middleware import SESSION_FRAMED_BY
+from quizzes.lti.models import Score, ToolKey
+from quizzes.lti.tasks import scores_deliver
+from quizzes.lti.tool import Launch, Login, LtiException, ToolConf, storage
+from quizzes.models import Quiz
+
+log = logging.getLogger(__name__)
+
+# In a deep linking launch, the launch whose response is still to send.
+SESSION_DEEP_LINK = "lti_deep_link"
+
+
+def _refused(request: HttpRequest, reason: str, status: int) -> HttpResponse:
+    return render(request, "quizzes/lti/refused.html", {"reason": reason}, status=status)
+
+
+def launch_url() -> str:
+    return settings.SITE_URL + reverse("lti_launch")
+
+
+@require_safe
+def jwks(request: HttpRequest) -> JsonResponse:
+    """The tool's public keys, which platforms check its signatures with."""
+    ToolKey.objects.current()
+    keys = [key.public_jwk() for key in ToolKey.objects.filter(is_active=True)]
+    return JsonResponse({"keys": keys})
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def oidc_login(request: HttpRequest) -> HttpResponse:
+    """Third-party initiated login: the platform names itself and the user; the tool sends
+    the browser back to the platform's authorization endpoint with a state and a nonce."""
+    try:
+        return Login(request, ToolConf(), launch_data_storage=storage()).redirect(launch_url())
+    except (OIDCException, LtiException) as error:
+        log.info("LTI login refused: %s", error)
+        return _refused(request, _("This LMS is not registered with the site."), 400)
+
+
+def _locale_of(claims: dict) -> str:
+    """The site's language closest to the launch's locale ("fr-CA": French), else its own."""
+    locale = str((claims.get(services.CLAIM + "launch_presentation") or {}).get("locale", ""))
+    wanted = locale.replace("_", "-").split("-")[0].lower()
+    known = {code for code, _name in settings.LANGUAGES}
+    return wanted if wanted in known else translation.get_language()
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@csrf_exempt
+@require_POST
+def launch(request: HttpRequest) -> HttpResponse:
+    """The platform's signed launch. Nothing is recorded unless its id_token is the
+    platform's, unexpired, for this tool's client and a known deployment, and its nonce new."""
+    message = Launch(request, ToolConf())
+    try:
+        message.validate()
+    except LtiException as error:
+        log.info("LTI launch refused: %s", error)
+        return _refused(
+            request,
+            _(
+                "This launch could not be checked: go back to your course and open the "
+                "activity again."
+            ),
+            403,
+        )
+    claims = message.claims()
+    language = _locale_of(claims)
+    translation.activate(language)
+    try:
+        if message.is_deep_link_launch():
+            made = services.context_accept(platform=message.platform, claims=claims)
+        elif message.is_resource_launch():
+            made = services.launch_accept(platform=message.platform, claims=claims)
+        else:
+            return _refused(request, _("The site does not take this kind of LTI message."), 400)
+    except services.NoQuiz:
+        return _refused(
+            request,
+            _(
+                "This activity links to no quiz of the site: ask your instructor to choose "
+                "its quiz again."
+            ),
+            404,
+        )
+    except services.NoContext:
+        return _refused(request, _("The site opens quizzes from a course only."), 400)
+    login(request, made.user, backend=settings.AUTHENTICATION_BACKENDS[0])
+    request.session[SESSION_FRAMED_BY] = _origin(message.platform.auth_login_url)
+    if Score.objects.pending().exists():  # The scores a platform refused before: again.
+        scores_deliver.enqueue()
+    if message.is_deep_link_launch():
+        if not made.teaching:
+            return _refused(request, _("Only the course's instructors choose its quizzes."), 403)
+        request.session[SESSION_DEEP_LINK] = message.get_launch_id()
+        return redirect("lti_deep_link")
+    if made.teaching:
+        return redirect(made.klass)
+    attempt = services.assignment_attempt_open(assignment=made.assignment, user=made.user)
+    return redirect(attempt.question_url(1))
+
+
+def _deep_link_launch(request: HttpRequest) -> Launch:
+    launch_id = request.session.get(SESSION_DEEP_LINK)
+    if not launch_id:
+        raise Http404(_("There is no LMS waiting for a quiz here."))
+    try:
+        return Launch.from_cache(launch_id, request, ToolConf(), launch_data_storage=storage())
+    except LtiException:
+        raise Http404(_("There is no LMS waiting for a quiz here.")) from None
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def deep_link(request: HttpRequest) -> HttpResponse:
+    """The instructor picks a quiz; the site answers the platform with a signed link to it."""
+    message = _deep_link_launch(request)
+    quizzes = Quiz.objects.filter(is_published=True).order_by("title", "pk")
+    if request.method != "POST":
+        return render(request, "quizzes/lti/deep_link.html", {"quizzes": quizzes})
+    quiz = quizzes.filter(slug=request.POST.get("quiz", "")).first()
+    if quiz is None:
+        context = {"quizzes": quizzes, "error": _("Choose one of the quizzes listed.")}
+        return render(request, "quizzes/lti/deep_link.html", context, status=400)
+    resource = (
+        DeepLinkResource()
+        .set_url(launch_url())
+        .set_title(quiz.title)
+        .set_custom_params({"quiz": quiz.slug})
+        .set_lineitem(LineItem().set_label(quiz.title).set_score_maximum(100))
+    )
+    deep_link = message.get_deep_link()
+    del request.session[SESSION_DEEP_LINK]
+    context = {
+        "return_url": deep_link._deep_link_settings["deep_link_return_url"],
+        "jwt": deep_link.get_response_jwt([resource]),
+        "quiz": quiz,
+    }
+    return render(request, "quizzes/lti/deep_link_return.html", context)
