@@ -174,3 +174,20 @@ class Score(models.Model):
 
     def __str__(self) -> str:
         return f"{self.link} / {self.sub}: {self.score_given}"
+
+
+class LoginState(models.Model):
+    """What the OIDC login leaves for its launch (the nonce, the state) and what a launch
+    leaves for its deep linking response: kept in the database, which every web process
+    shares, for a day at most. A nonce's row is deleted as its launch uses it."""
+
+    key = models.CharField(max_length=255, unique=True)
+    value = models.JSONField()
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("LTI login state")
+        verbose_name_plural = _("LTI login states")
+
+    def __str__(self) -> str:
+        return self.key

@@ -8,11 +8,13 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+import requests
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.text import slugify
 from django.utils.translation import get_language
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.exception import LtiException
@@ -32,7 +34,7 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
-NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
+SERVICE_TIMEOUT = 10  # seconds
 # Who teaches a course: its instructors and administrators (LIS roles, with the short forms
 # LTI 1.3 allows in a membership).
 TEACHING_ROLES = {
@@ -49,6 +51,18 @@ class NoQuiz(Exception):
 
 class NoContext(Exception):
     """The launch comes from no course: a class needs one."""
+
+
+class _TimedSession(requests.Session):
+    """A platform that hangs fails its call after SERVICE_TIMEOUT seconds."""
+
+    def request(self, *args, **kwargs):
+        kwargs.setdefault("timeout", SERVICE_TIMEOUT)
+        return super().request(*args, **kwargs)
+
+
+def _connector(platform: Platform) -> ServiceConnector:
+    return ServiceConnector(registration_of(platform), _TimedSession())
 
 
 def teaches(roles: list[str]) -> bool:
@@ -75,8 +89,12 @@ def quiz_of(claims: dict) -> Quiz:
     return quiz
 
 
-def _username(platform: Platform, sub: str) -> str:
-    return f"lti{platform.pk}-{hashlib.sha256(sub.encode()).hexdigest()[:24]}"
+def _username(platform: Platform, sub: str, names: dict) -> str:
+    """Unique by its platform and a digest of the LMS's user id; readable by the name, which
+    rosters show: "grace-hopper.lti3.9f86d081884c7d65"."""
+    name = slugify(f"{names['first_name']} {names['last_name']}")[:60]
+    digest = hashlib.sha256(sub.encode()).hexdigest()[:16]
+    return f"{name + '.' if name else ''}lti{platform.pk}.{digest}"
 
 
 def _user_of(platform: Platform, claims: dict) -> AbstractBaseUser:
@@ -101,7 +119,7 @@ def _account(platform: Platform, sub: str, names: dict) -> AbstractBaseUser:
                 setattr(user, name, names[name])
             user.save(update_fields=changed)
         return user
-    user = get_user_model()(username=_username(platform, sub), **names)
+    user = get_user_model()(username=_username(platform, sub, names), **names)
     user.set_unusable_password()
     user.save()
     Identity.objects.create(platform=platform, sub=sub, user=user)
@@ -275,7 +293,7 @@ def score_send(*, score: Score) -> bool:
         .set_user_id(score.sub)
     )
     service = AssignmentsGradesService(
-        ServiceConnector(registration_of(platform)),
+        _connector(platform),
         {"scope": [SCORE_SCOPE], "lineitem": link.lineitem_url},
     )
     try:
@@ -304,7 +322,7 @@ def roster_fill(*, context: Context) -> int:
     gets their account, learners join the class and instructors teach it. How many members
     the platform listed. Raises LtiException or RequestException if it can't be read."""
     service = NamesRolesProvisioningService(
-        ServiceConnector(registration_of(context.platform)),
+        _connector(context.platform),
         {"context_memberships_url": context.memberships_url},
     )
     members = service.get_members()

@@ -2,14 +2,17 @@
 serves once."""
 
 import typing as t
+from datetime import timedelta
 
-from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoMessageLaunch, DjangoOIDCLogin
+from django.utils.timezone import now
+from pylti1p3.contrib.django import DjangoMessageLaunch, DjangoOIDCLogin
 from pylti1p3.deployment import Deployment
 from pylti1p3.exception import LtiException
+from pylti1p3.launch_data_storage.base import LaunchDataStorage
 from pylti1p3.registration import Registration
 from pylti1p3.tool_config.abstract import ToolConfAbstract
 
-from quizzes.lti.models import Platform, ToolKey
+from quizzes.lti.models import LoginState, Platform, ToolKey
 
 __all__ = ["LtiException", "Launch", "Login", "ToolConf", "registration_of", "storage"]
 
@@ -69,13 +72,37 @@ class ToolConf(ToolConfAbstract):
         return Deployment().set_deployment_id(deployment_id)
 
 
-class Storage(DjangoCacheDataStorage):
-    """The login's state and nonce, in the cache that every web node shares (the session
-    cookie does not come back with an LMS's cross-site POST)."""
+class Storage(LaunchDataStorage):
+    """The login's state and nonce and the launch's claims, in the database that every web
+    process shares (the session cookie does not come back with an LMS's cross-site POST,
+    and a per-process cache would lose them between two workers)."""
+
+    def get_session_cookie_name(self) -> None:
+        return None
+
+    def can_set_keys_expiration(self) -> bool:
+        return True
+
+    def get_value(self, key: str) -> t.Any:
+        row = LoginState.objects.filter(key=self._prepare_key(key), expires_at__gt=now()).first()
+        return None if row is None else row.value
+
+    def set_value(self, key: str, value: t.Any, exp: int | None = None) -> None:
+        LoginState.objects.filter(expires_at__lte=now()).delete()
+        LoginState.objects.update_or_create(
+            key=self._prepare_key(key),
+            defaults={"value": value, "expires_at": now() + timedelta(seconds=exp or 86400)},
+        )
+
+    def check_value(self, key: str) -> bool:
+        return self.get_value(key) is not None
 
     def consume(self, key: str) -> bool:
         """Forget a key; whether it was there: of two launches with one nonce, one wins."""
-        return bool(self._get_cache().delete(self._prepare_key(key)))
+        deleted, _rows = LoginState.objects.filter(
+            key=self._prepare_key(key), expires_at__gt=now()
+        ).delete()
+        return deleted > 0
 
 
 def storage() -> Storage:
@@ -91,7 +118,9 @@ class Launch(DjangoMessageLaunch):
     deployment, and whose nonce serves once: a replayed id_token is refused."""
 
     def __init__(self, request, tool_config: ToolConf, **kwargs: t.Any) -> None:
-        super().__init__(request, tool_config, launch_data_storage=storage(), **kwargs)
+        # from_cache passes launch_data_storage=None: the database's all the same.
+        kwargs["launch_data_storage"] = kwargs.get("launch_data_storage") or storage()
+        super().__init__(request, tool_config, **kwargs)
         self.set_jwt_verify_options({"verify_aud": False, "require": ["exp", "iat"]})
 
     def validate(self) -> "Launch":

@@ -8,4 +8,5 @@ urlpatterns = [
     path("lti/login/", views.oidc_login, name="lti_login"),
     path("lti/launch/", views.launch, name="lti_launch"),
     path("lti/deep-link/", views.deep_link, name="lti_deep_link"),
+    path("lti/classes/<int:class_id>/roster/", views.roster_fill, name="lti_roster"),
 ]

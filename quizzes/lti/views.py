@@ -4,24 +4,29 @@ import logging
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import OIDCException
 from pylti1p3.lineitem import LineItem
+from requests import RequestException
 
+from guides.models import GuidePath
 from quizzes.lti import services
 from quizzes.lti.middleware import SESSION_FRAMED_BY
-from quizzes.lti.models import Score, ToolKey
+from quizzes.lti.models import Context, Score, ToolKey
 from quizzes.lti.tasks import scores_deliver
 from quizzes.lti.tool import Launch, Login, LtiException, ToolConf, storage
-from quizzes.models import Quiz
+from quizzes.models import Class, Quiz
 
 log = logging.getLogger(__name__)
 
@@ -129,34 +134,82 @@ def _deep_link_launch(request: HttpRequest) -> Launch:
     if not launch_id:
         raise Http404(_("There is no LMS waiting for a quiz here."))
     try:
-        return Launch.from_cache(launch_id, request, ToolConf(), launch_data_storage=storage())
+        return Launch.from_cache(launch_id, request, ToolConf())
     except LtiException:
         raise Http404(_("There is no LMS waiting for a quiz here.")) from None
 
 
+def _picked(value: str, quizzes, paths) -> list[Quiz]:
+    """The quizzes a picker's value names: "quiz:<slug>", or "path:<slug>" for each
+    published quiz of a guide path, in the path's order."""
+    kind, _colon, slug = value.partition(":")
+    if kind == "quiz":
+        return list(quizzes.filter(slug=slug)[:1])
+    if kind == "path":
+        path = paths.filter(slug=slug).first()
+        return [] if path is None else list(quizzes.filter(guide_paths=path))
+    return []
+
+
+@login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def deep_link(request: HttpRequest) -> HttpResponse:
-    """The instructor picks a quiz; the site answers the platform with a signed link to it."""
+    """The instructor picks a quiz, or a guide path's quizzes when the LMS takes several
+    links at once; the site answers the platform with a signed link to each."""
     message = _deep_link_launch(request)
+    settings_claim = message.get_deep_link()._deep_link_settings
+    several = bool(settings_claim.get("accept_multiple"))
     quizzes = Quiz.objects.filter(is_published=True).order_by("title", "pk")
+    paths = GuidePath.objects.filter(is_published=True) if several else GuidePath.objects.none()
+    context = {"quizzes": quizzes, "paths": paths}
     if request.method != "POST":
-        return render(request, "quizzes/lti/deep_link.html", {"quizzes": quizzes})
-    quiz = quizzes.filter(slug=request.POST.get("quiz", "")).first()
-    if quiz is None:
-        context = {"quizzes": quizzes, "error": _("Choose one of the quizzes listed.")}
+        return render(request, "quizzes/lti/deep_link.html", context)
+    picked = _picked(request.POST.get("pick", ""), quizzes, paths)
+    if not picked:
+        context["error"] = _("Choose one of the quizzes listed.")
         return render(request, "quizzes/lti/deep_link.html", context, status=400)
-    resource = (
+    resources = [
         DeepLinkResource()
         .set_url(launch_url())
         .set_title(quiz.title)
         .set_custom_params({"quiz": quiz.slug})
         .set_lineitem(LineItem().set_label(quiz.title).set_score_maximum(100))
-    )
-    deep_link = message.get_deep_link()
+        for quiz in picked
+    ]
     del request.session[SESSION_DEEP_LINK]
     context = {
-        "return_url": deep_link._deep_link_settings["deep_link_return_url"],
-        "jwt": deep_link.get_response_jwt([resource]),
-        "quiz": quiz,
+        "return_url": settings_claim["deep_link_return_url"],
+        "jwt": message.get_deep_link().get_response_jwt(resources),
+        "picked": picked,
     }
     return render(request, "quizzes/lti/deep_link_return.html", context)
+
+
+@login_required
+@require_POST
+def roster_fill(request: HttpRequest, class_id: int) -> HttpResponse:
+    """Bring the course's roster from the LMS (Names and Role Provisioning Services)."""
+    context = (
+        Context.objects.select_related("klass", "platform")
+        .filter(klass__in=Class.objects.taught_by(request.user), klass=class_id)
+        .exclude(memberships_url="")
+        .first()
+    )
+    if context is None:
+        raise Http404(_("There is no class of yours from an LMS at this address."))
+    try:
+        count = services.roster_fill(context=context)
+    except (LtiException, RequestException, KeyError, ValueError) as error:
+        log.warning("LTI roster of %s not read: %s", context, error)
+        messages.error(request, _("The LMS did not give the roster; try again later."))
+        return redirect(context.klass)
+    messages.success(
+        request,
+        ngettext(
+            "The LMS listed %(count)d member; the roster follows it.",
+            "The LMS listed %(count)d members; the roster follows it.",
+            count,
+        )
+        % {"count": count},
+    )
+    return redirect(context.klass)

@@ -18,8 +18,8 @@ def platform(transactional_db, live_server, settings):
 
 
 def form_of(page: str) -> tuple[str, dict]:
-    """A page's first form: where it posts, and its hidden fields."""
-    action = re.search(r'<form[^>]*action="([^"]*)"', page).group(1)
+    """A page's last form (after the header's): where it posts, and its hidden fields."""
+    action = re.findall(r'<form[^>]*action="([^"]*)"', page)[-1]
     fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
     return action.replace("&amp;", "&"), fields
 

@@ -106,6 +106,20 @@ class TestPlatform:
         claims.update(more)
         return claims
 
+    def deep_link_claims(self, *, sub: str, several: bool = False) -> dict:
+        claims = self.claims(sub=sub, roles=[INSTRUCTOR])
+        del claims[CLAIM + "resource_link"]
+        return claims | {
+            CLAIM + "message_type": "LtiDeepLinkingRequest",
+            "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": {
+                "deep_link_return_url": self.url + "/deep-link-return",
+                "accept_types": ["ltiResourceLink"],
+                "accept_presentation_document_targets": ["iframe", "window"],
+                "accept_multiple": several,
+                "data": "opaque-platform-data",
+            },
+        }
+
     def login_params(self, tool_url: str, login_hint: str) -> dict:
         return {
             "iss": self.issuer,
