@@ -4,14 +4,14 @@ import pytest
 import requests
 
 from quizzes.lti.models import Platform
-from tests.lti.platform import TestPlatform
+from tests.lti.platform import LmsPlatform
 
 
 @pytest.fixture
 def platform(transactional_db, live_server, settings):
     """The test LMS on loopback, registered with the site that the live server runs."""
     settings.SITE_URL = live_server.url
-    with TestPlatform() as lms:
+    with LmsPlatform() as lms:
         lms.tool_jwks_url = live_server.url + "/lti/jwks/"
         lms.record = Platform.objects.create(**lms.registration())
         yield lms
@@ -24,7 +24,7 @@ def form_of(page: str) -> tuple[str, dict]:
     return action.replace("&amp;", "&"), fields
 
 
-def login(session: requests.Session, lms: TestPlatform, tool_url: str, claims: dict) -> dict:
+def login(session: requests.Session, lms: LmsPlatform, tool_url: str, claims: dict) -> dict:
     """The OIDC login, as a browser follows it: the launch form the LMS would post."""
     hint = claims["sub"]
     lms.launches[hint] = claims

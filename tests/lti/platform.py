@@ -24,8 +24,10 @@ def _pem(key: JWK) -> bytes:
     return key.export_to_pem(private_key=True, password=None)
 
 
-class TestPlatform:
-    def __init__(self, client_id: str = "quizsite-client", deployment_id: str = "dep-1"):
+class LmsPlatform:
+    def __init__(
+        self, client_id: str = "quizsite-client", deployment_id: str = "dep-1", host: str = ""
+    ):
         self.client_id = client_id
         self.deployment_id = deployment_id
         self.key = JWK.generate(kty="RSA", size=2048, kid="platform-key")
@@ -37,10 +39,11 @@ class TestPlatform:
         self.launches: dict[str, dict] = {}  # login_hint: the claims the next launch carries
         self.deep_link_responses: list[dict] = []
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        # `host` names the loopback as the tool's address does ("localhost"), for a browser.
+        self.url = f"http://{host or '127.0.0.1'}:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "TestPlatform":
+    def __enter__(self) -> "LmsPlatform":
         self.thread.start()
         return self
 
