@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.contrib import admin
+from django.db import models
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -10,6 +11,7 @@ from quizzes.lti.models import Platform, Score, ToolKey
 @admin.register(Platform)
 class PlatformAdmin(admin.ModelAdmin):
     list_display = ["name", "issuer", "client_id", "is_active"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     readonly_fields = ["tool_configuration"]
     fieldsets = [
         (None, {"fields": ["name", "is_active"]}),
