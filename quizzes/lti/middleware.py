@@ -20,6 +20,11 @@ class LtiFrameMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
+        # A visitor without a session (none came, none was made) has no LTI session: no
+        # query reads it.
+        name = settings.SESSION_COOKIE_NAME
+        if name not in request.COOKIES and name not in response.cookies:
+            return response
         session = getattr(request, "session", None)
         origin = session.get(SESSION_FRAMED_BY) if session is not None else None
         if not origin or request.path.startswith("/admin/"):
@@ -32,8 +37,8 @@ class LtiFrameMiddleware:
         if "X-Frame-Options" in response:
             del response["X-Frame-Options"]
         if request.is_secure():
-            for name in COOKIES:
-                if name in response.cookies:
-                    response.cookies[name]["samesite"] = "None"
-                    response.cookies[name]["secure"] = True
+            for cookie in COOKIES:
+                if cookie in response.cookies:
+                    response.cookies[cookie]["samesite"] = "None"
+                    response.cookies[cookie]["secure"] = True
         return response

@@ -8,14 +8,13 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-import requests
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.exception import LtiException
 from pylti1p3.grade import Grade
@@ -25,7 +24,7 @@ from requests import RequestException
 
 from quizzes.classes.services import new_class_code
 from quizzes.lti.models import Context, Identity, Platform, ResourceLink, Score
-from quizzes.lti.tool import registration_of
+from quizzes.lti.tool import TimedSession, registration_of
 from quizzes.models import Assignment, Attempt, AttemptKind, Class, Membership, Quiz, grade_of
 
 log = logging.getLogger(__name__)
@@ -34,7 +33,6 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
-SERVICE_TIMEOUT = 10  # seconds
 # Who teaches a course: its instructors and administrators (LIS roles, with the short forms
 # LTI 1.3 allows in a membership).
 TEACHING_ROLES = {
@@ -53,16 +51,8 @@ class NoContext(Exception):
     """The launch comes from no course: a class needs one."""
 
 
-class _TimedSession(requests.Session):
-    """A platform that hangs fails its call after SERVICE_TIMEOUT seconds."""
-
-    def request(self, *args, **kwargs):
-        kwargs.setdefault("timeout", SERVICE_TIMEOUT)
-        return super().request(*args, **kwargs)
-
-
 def _connector(platform: Platform) -> ServiceConnector:
-    return ServiceConnector(registration_of(platform), _TimedSession())
+    return ServiceConnector(registration_of(platform), TimedSession())
 
 
 def teaches(roles: list[str]) -> bool:
@@ -177,43 +167,66 @@ def _link_of(context: Context, claims: dict, quiz: Quiz, user) -> ResourceLink:
             found.save(update_fields=["lineitem_url"])
         return found
     assignment = Assignment.objects.create(
-        klass=context.klass, quiz=quiz, created_by=user if teaches(_roles(claims)) else None
+        klass=context.klass, quiz=quiz, created_by=user if teaches(roles_of(claims)) else None
     )
     return ResourceLink.objects.create(
         context=context, link_id=link_id, assignment=assignment, lineitem_url=lineitem
     )
 
 
-def _roles(claims: dict) -> list[str]:
+def roles_of(claims: dict) -> list[str]:
     return [str(role) for role in claims.get(CLAIM + "roles") or []]
 
 
 def launch_accept(*, platform: Platform, claims: dict) -> Launched:
     """Record what a checked resource link launch says: the account, the course's class and
     the user's place in it, the link's assignment of its quiz. Raises NoQuiz or NoContext,
-    and then records nothing. Launches racing for a first account, class or link: the
-    database keeps one, and the loser's launch is refused (the LMS's retry finds it)."""
+    and then records nothing."""
     quiz = quiz_of(claims)
-    with transaction.atomic():
-        user = _user_of(platform, claims)
-        context = _class_of(platform, claims)
-        teaching = _member(context.klass, user, _roles(claims))
-        link = _link_of(context, claims, quiz, user)
-    return Launched(user=user, klass=context.klass, assignment=link.assignment, teaching=teaching)
+    return _twice(lambda: _accept(platform, claims, quiz))
 
 
 def context_accept(*, platform: Platform, claims: dict) -> Launched:
     """A deep linking launch: the instructor's account and the course's class, no link yet."""
-    with transaction.atomic():
-        user = _user_of(platform, claims)
-        context = _class_of(platform, claims)
-        teaching = _member(context.klass, user, _roles(claims))
-    return Launched(user=user, klass=context.klass, assignment=None, teaching=teaching)
+    return _twice(lambda: _accept(platform, claims, None))
+
+
+def _twice(accept):
+    """Two first launches racing (a double click, two tabs): the database keeps one account,
+    class and link, the loser's transaction fails on it, and its second run finds them."""
+    try:
+        return accept()
+    except IntegrityError:
+        return accept()
+
+
+@transaction.atomic
+def _accept(platform: Platform, claims: dict, quiz: Quiz | None) -> Launched:
+    user = _user_of(platform, claims)
+    context = _class_of(platform, claims)
+    teaching = _member(context.klass, user, roles_of(claims))
+    link = None if quiz is None else _link_of(context, claims, quiz, user)
+    return Launched(
+        user=user,
+        klass=context.klass,
+        assignment=None if link is None else link.assignment,
+        teaching=teaching,
+    )
+
+
+class NoAttemptLeft(Exception):
+    """The assignment takes no new attempt of this learner now: why, to show them."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
 
 
 def assignment_attempt_open(*, assignment: Assignment, user: AbstractBaseUser) -> Attempt:
-    """The learner's attempt in progress at the assignment, or their next one. The
-    assignment's rules (dates, limits) are the learner flow's to keep once an attempt runs."""
+    """The learner's attempt in progress at the assignment, or their next one. A new one
+    only while the assignment is open and the learner has attempts left (with their
+    override's extra attempts); raises NoAttemptLeft otherwise. Time limits and answers are
+    the learner flow's to keep once the attempt runs."""
     try:
         with transaction.atomic():
             return _open_or_next(assignment, user)
@@ -226,7 +239,16 @@ def _open_or_next(assignment: Assignment, user: AbstractBaseUser) -> Attempt:
     current = mine.filter(completed_at=None, abandoned_at=None).first()
     if current is not None:
         return current
+    moment = timezone.now()
+    if assignment.opens_at is not None and moment < assignment.opens_at:
+        raise NoAttemptLeft(gettext("This assignment is not open yet."))
+    if assignment.closes_at is not None and moment >= assignment.closes_at:
+        raise NoAttemptLeft(gettext("This assignment is closed."))
     made = mine.aggregate(n=Count("pk"))["n"]
+    if assignment.attempt_limit is not None:
+        extra = assignment.overrides.filter(learner=user).values_list("extra_attempts", flat=True)
+        if made >= assignment.attempt_limit + sum(extra):
+            raise NoAttemptLeft(gettext("You have used every attempt of this assignment."))
     return Attempt.objects.create(
         public_id=uuid.uuid4(),
         quiz_id=assignment.quiz_id,

@@ -4,6 +4,7 @@ serves once."""
 import typing as t
 from datetime import timedelta
 
+import requests
 from django.utils.timezone import now
 from pylti1p3.contrib.django import DjangoMessageLaunch, DjangoOIDCLogin
 from pylti1p3.deployment import Deployment
@@ -14,7 +15,25 @@ from pylti1p3.tool_config.abstract import ToolConfAbstract
 
 from quizzes.lti.models import LoginState, Platform, ToolKey
 
-__all__ = ["LtiException", "Launch", "Login", "ToolConf", "registration_of", "storage"]
+__all__ = [
+    "LtiException",
+    "Launch",
+    "Login",
+    "TimedSession",
+    "ToolConf",
+    "registration_of",
+    "storage",
+]
+
+
+# A platform that hangs (its keys, its token, its gradebook) fails the call after this long.
+SERVICE_TIMEOUT = 10  # seconds
+
+
+class TimedSession(requests.Session):
+    def request(self, *args, **kwargs):
+        kwargs.setdefault("timeout", SERVICE_TIMEOUT)
+        return super().request(*args, **kwargs)
 
 
 def registration_of(platform: Platform) -> Registration:
@@ -120,6 +139,7 @@ class Launch(DjangoMessageLaunch):
     def __init__(self, request, tool_config: ToolConf, **kwargs: t.Any) -> None:
         # from_cache passes launch_data_storage=None: the database's all the same.
         kwargs["launch_data_storage"] = kwargs.get("launch_data_storage") or storage()
+        kwargs["requests_session"] = kwargs.get("requests_session") or TimedSession()
         super().__init__(request, tool_config, **kwargs)
         self.set_jwt_verify_options({"verify_aud": False, "require": ["exp", "iat"]})
 

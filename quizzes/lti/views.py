@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -75,57 +76,61 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+CHECK_FAILED = _lazy(
+    "This launch could not be checked: go back to your course and open the activity again."
+)
+NO_QUIZ = _lazy(
+    "This activity links to no quiz of the site: ask your instructor to choose its quiz again."
+)
+
+
 @csrf_exempt
 @require_POST
 def launch(request: HttpRequest) -> HttpResponse:
     """The platform's signed launch. Nothing is recorded unless its id_token is the
-    platform's, unexpired, for this tool's client and a known deployment, and its nonce new."""
+    platform's, unexpired, for this tool's client and a known deployment, and its nonce new;
+    nor when it names no quiz, or asks a learner to pick quizzes."""
     message = Launch(request, ToolConf())
     try:
         message.validate()
     except LtiException as error:
         log.info("LTI launch refused: %s", error)
-        return _refused(
-            request,
-            _(
-                "This launch could not be checked: go back to your course and open the "
-                "activity again."
-            ),
-            403,
-        )
+        return _refused(request, CHECK_FAILED, 403)
     claims = message.claims()
-    language = _locale_of(claims)
-    translation.activate(language)
+    with translation.override(_locale_of(claims)):
+        return _launched(request, message, claims)
+
+
+def _launched(request: HttpRequest, message: Launch, claims: dict) -> HttpResponse:
+    deep_linking = message.is_deep_link_launch()
     try:
-        if message.is_deep_link_launch():
+        if deep_linking:
+            if not services.teaches(services.roles_of(claims)):
+                return _refused(
+                    request, _("Only the course's instructors choose its quizzes."), 403
+                )
             made = services.context_accept(platform=message.platform, claims=claims)
         elif message.is_resource_launch():
             made = services.launch_accept(platform=message.platform, claims=claims)
         else:
             return _refused(request, _("The site does not take this kind of LTI message."), 400)
     except services.NoQuiz:
-        return _refused(
-            request,
-            _(
-                "This activity links to no quiz of the site: ask your instructor to choose "
-                "its quiz again."
-            ),
-            404,
-        )
+        return _refused(request, NO_QUIZ, 404)
     except services.NoContext:
         return _refused(request, _("The site opens quizzes from a course only."), 400)
     login(request, made.user, backend=settings.AUTHENTICATION_BACKENDS[0])
     request.session[SESSION_FRAMED_BY] = _origin(message.platform.auth_login_url)
     if Score.objects.pending().exists():  # The scores a platform refused before: again.
         scores_deliver.enqueue()
-    if message.is_deep_link_launch():
-        if not made.teaching:
-            return _refused(request, _("Only the course's instructors choose its quizzes."), 403)
+    if deep_linking:
         request.session[SESSION_DEEP_LINK] = message.get_launch_id()
         return redirect("lti_deep_link")
     if made.teaching:
         return redirect(made.klass)
-    attempt = services.assignment_attempt_open(assignment=made.assignment, user=made.user)
+    try:
+        attempt = services.assignment_attempt_open(assignment=made.assignment, user=made.user)
+    except services.NoAttemptLeft as refusal:
+        return _refused(request, refusal.reason, 403)
     return redirect(attempt.question_url(1))
 
 

@@ -208,3 +208,26 @@ def test_framing_is_allowed_for_the_launch_platform_only(platform, live_server):
     other = requests.get(live_server.url + "/en/")
     assert "frame-ancestors 'none'" in other.headers["Content-Security-Policy"]
     assert other.headers["X-Frame-Options"] == "DENY"
+
+
+def test_a_launch_after_the_last_attempt_allowed_opens_none(platform, live_server):
+    quiz = make_quiz(questions=1)
+    session = requests.Session()
+    claims = platform.claims(sub="l", quiz=quiz.slug)
+    answer_all(session, launch(session, platform, live_server.url, claims), quiz)
+    Assignment.objects.update(attempt_limit=1)
+
+    again = launch(session, platform, live_server.url, claims)
+    assert again.status_code == 403
+    assert "You have used every attempt of this assignment." in again.text
+    assert Attempt.objects.count() == 1
+
+
+def test_a_second_launch_resumes_the_attempt_in_progress(platform, live_server):
+    quiz = make_quiz(questions=2)
+    session = requests.Session()
+    claims = platform.claims(sub="l", quiz=quiz.slug)
+    first = launch(session, platform, live_server.url, claims)
+    again = launch(session, platform, live_server.url, claims)
+    assert again.url == first.url
+    assert Attempt.objects.count() == 1 and Class.objects.count() == 1

@@ -94,6 +94,7 @@ def test_a_learner_cannot_deep_link(platform, live_server):
     claims["https://purl.imsglobal.org/spec/lti/claim/roles"] = [LEARNER]
     page = launch(session, platform, live_server.url, claims)
     assert page.status_code == 403
+    assert not Identity.objects.exists() and not Context.objects.exists()
 
 
 def test_the_roster_comes_from_the_platform(platform, live_server):
