@@ -24,7 +24,7 @@ from requests import RequestException
 from guides.models import GuidePath
 from quizzes.lti import services
 from quizzes.lti.middleware import SESSION_FRAMED_BY
-from quizzes.lti.models import Context, Score, ToolKey
+from quizzes.lti.models import Context, Platform, Score, ToolKey
 from quizzes.lti.tasks import scores_deliver
 from quizzes.lti.tool import Launch, Login, LtiException, ToolConf, storage
 from quizzes.models import Class, Quiz
@@ -36,7 +36,18 @@ SESSION_DEEP_LINK = "lti_deep_link"
 
 
 def _refused(request: HttpRequest, reason: str, status: int) -> HttpResponse:
-    return render(request, "quizzes/lti/refused.html", {"reason": reason}, status=status)
+    """Why a launch was refused, where it was launched: in the frame of any registered LMS
+    (a page that records nothing: framing it risks little)."""
+    response = render(request, "quizzes/lti/refused.html", {"reason": reason}, status=status)
+    urls = Platform.objects.filter(is_active=True).values_list("auth_login_url", flat=True)
+    origins = sorted({_origin(url) for url in urls})
+    if origins:
+        response.xframe_options_exempt = True
+        response._csp_config = {
+            **settings.CONTENT_SECURITY_POLICY_DIRECTIVES,
+            "frame-ancestors": origins,
+        }
+    return response
 
 
 def launch_url() -> str:

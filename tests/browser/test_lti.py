@@ -51,3 +51,31 @@ def test_another_site_cannot_frame_the_quiz(page: Page, lms, live_server):
     response = page.goto(live_server.url + "/en/")
     assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
     assert response.headers["x-frame-options"] == "DENY"
+
+
+def test_an_instructor_picks_a_quiz_from_the_lms_frame(page: Page, lms, live_server, nu_checker):
+    """By keyboard, at 375 px: the picker's answer goes back to the LMS by itself (a form the
+    LMS's origin may receive, posted by the site's script)."""
+    page.set_viewport_size({"width": 375, "height": 800})
+    quiz = make_quiz(questions=1)
+    lms.launches["teacher"] = lms.deep_link_claims(sub="teacher")
+    page.goto(f"{lms.url}/course?tool={live_server.url}&hint=teacher")
+    frame = page.frame(name="tool")
+    tool = page.frame_locator("iframe[name=tool]")
+    expect(tool.get_by_role("heading", name="Choose a quiz for your course")).to_be_visible()
+    assert nu_checker.errors(frame.content()) == []
+    tool.get_by_label(quiz.title).focus()
+    page.keyboard.press("Space")
+    tool.get_by_role("button", name="Add to the course").focus()
+    page.keyboard.press("Enter")
+    expect(tool.get_by_text("Added.")).to_be_visible()
+    [response] = lms.deep_link_responses
+    assert response["JWT"].count(".") == 2
+
+
+def test_a_refused_launch_shows_why(page: Page, lms, live_server, nu_checker):
+    lms.launches["nobody"] = lms.claims(sub="nobody", quiz="no-such-quiz")
+    page.goto(f"{lms.url}/course?tool={live_server.url}&hint=nobody")
+    tool = page.frame_locator("iframe[name=tool]")
+    expect(tool.get_by_role("alert")).to_contain_text("links to no quiz of the site")
+    assert nu_checker.errors(page.frame(name="tool").content()) == []
