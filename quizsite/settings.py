@@ -120,6 +120,7 @@ INSTALLED_APPS = [
     "quizzes.reports",
     "quizzes.interchange",
     "quizzes.classes",
+    "quizzes.lti",
     # Background tasks (the admin's large imports): Django 6's framework, or its backport on
     # Django 5.2, with the database backend; `manage.py db_worker` runs them.
     *(["django_tasks"] if django.VERSION < (6, 0) else []),
@@ -135,6 +136,9 @@ MIDDLEWARE = [
     "quizsite.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "quizsite.middleware.DatabaseUnavailableMiddleware",
+    # An LTI session's pages in its LMS's iframe (between the CSP and the session: it reads
+    # the session and changes the policy and the session's cookie).
+    "quizzes.lti.middleware.LtiFrameMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "quizsite.middleware.UnreadableBodyMiddleware",

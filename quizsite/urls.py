@@ -10,6 +10,7 @@ from . import views
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
+    path("", include("quizzes.lti.urls")),
 ]
 
 if settings.SERVE_MEDIA:

@@ -70,7 +70,8 @@ def classes_taught(*, user: AbstractBaseUser) -> list[ClassSummary]:
 def class_for_instructor(*, class_id: int, user: AbstractBaseUser) -> Class | None:
     """The class if the user teaches it (a superuser: any class), else None."""
     classes = Class.objects.all() if user.is_superuser else Class.objects.filter(instructors=user)
-    return classes.filter(pk=class_id).first()
+    # An LMS's course (quizzes.lti) in the same query: its page offers the LMS's roster.
+    return classes.select_related("lti_context").filter(pk=class_id).first()
 
 
 def class_roster(*, klass: Class) -> list[RosterEntry]:

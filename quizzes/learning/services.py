@@ -45,6 +45,7 @@ from quizzes.models import (
     Override,
     Question,
     Quiz,
+    attempt_finished,
     credit_of,
 )
 from quizzes.snapshots import ChoiceContent, QuestionContent, QuizContent, Text
@@ -411,6 +412,7 @@ def _answer_record(
         attempt.score = sum(graded.values(), Decimal(0))
         attempt.max_score = total
         attempt.save(update_fields=["completed_at", "score", "max_score"])
+        transaction.on_commit(lambda: attempt_finished.send(Attempt, attempt=attempt))
     return answer
 
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -20,6 +21,10 @@ PARTIAL_CREDIT_ONLY_SEVERAL = _(
     "Only a question answered by several picks (multiple choice) gives partial credit."
 )
 _CREDIT_STEP = Decimal(1).scaleb(-CREDIT_PLACES)
+
+# Sent (keyword `attempt`) once the transaction that finished an attempt commits. The learner
+# flow may not import what reacts to it (the LMS's grade passback, quizzes.lti, sits above it).
+attempt_finished = Signal()
 
 
 def credit_of(score: float) -> Decimal:

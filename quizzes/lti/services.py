@@ -1,0 +1,311 @@
+"""The writes of LTI: what a checked launch makes of its claims, the scores sent back to the
+platform (Assignment and Grade Services) and the roster brought from it (Names and Role
+Provisioning Services)."""
+
+import hashlib
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from pylti1p3.assignments_grades import AssignmentsGradesService
+from pylti1p3.exception import LtiException
+from pylti1p3.grade import Grade
+from pylti1p3.names_roles import NamesRolesProvisioningService
+from pylti1p3.service_connector import ServiceConnector
+from requests import RequestException
+
+from quizzes.classes.services import new_class_code
+from quizzes.lti.models import Context, Identity, Platform, ResourceLink, Score
+from quizzes.lti.tool import TimedSession, registration_of
+from quizzes.models import Assignment, Attempt, Class, Membership, Quiz, grade_of
+
+log = logging.getLogger(__name__)
+
+CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
+AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+# Who teaches a course: its instructors and administrators (LIS roles, with the short forms
+# LTI 1.3 allows in a membership).
+TEACHING_ROLES = {
+    "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
+    "http://purl.imsglobal.org/vocab/lis/v2/membership#Administrator",
+    "Instructor",
+    "Administrator",
+}
+
+
+class NoQuiz(Exception):
+    """The launch names no published quiz of the site."""
+
+
+class NoContext(Exception):
+    """The launch comes from no course: a class needs one."""
+
+
+def _connector(platform: Platform) -> ServiceConnector:
+    return ServiceConnector(registration_of(platform), TimedSession())
+
+
+def teaches(roles: list[str]) -> bool:
+    return any(role in TEACHING_ROLES for role in roles)
+
+
+@dataclass(frozen=True)
+class Launched:
+    """What a launch made or found: who it signs in, and the assignment it opens, if any."""
+
+    user: AbstractBaseUser
+    klass: Class
+    assignment: Assignment | None
+    teaching: bool
+
+
+def quiz_of(claims: dict) -> Quiz:
+    """The published quiz a resource link targets: its `quiz` custom parameter, which deep
+    linking sets, or which the instructor types in the LMS (quiz=<slug>)."""
+    slug = str((claims.get(CLAIM + "custom") or {}).get("quiz", ""))
+    quiz = Quiz.objects.filter(slug=slug, is_published=True).first()
+    if quiz is None:
+        raise NoQuiz
+    return quiz
+
+
+def _username(platform: Platform, sub: str, names: dict) -> str:
+    """Unique by its platform and a digest of the LMS's user id; readable by the name, which
+    rosters show: "grace-hopper.lti3.9f86d081884c7d65"."""
+    name = slugify(f"{names['first_name']} {names['last_name']}")[:60]
+    digest = hashlib.sha256(sub.encode()).hexdigest()[:16]
+    return f"{name + '.' if name else ''}lti{platform.pk}.{digest}"
+
+
+def _user_of(platform: Platform, claims: dict) -> AbstractBaseUser:
+    """The account of the platform's user: made at their first launch, without a password
+    (they sign in through the LMS only); their name and email kept as the LMS gives them."""
+    sub = str(claims["sub"])
+    names = {
+        "first_name": str(claims.get("given_name", ""))[:150],
+        "last_name": str(claims.get("family_name", ""))[:150],
+        "email": str(claims.get("email", ""))[:254],
+    }
+    return _account(platform, sub, names)
+
+
+def _account(platform: Platform, sub: str, names: dict) -> AbstractBaseUser:
+    identity = Identity.objects.select_related("user").filter(platform=platform, sub=sub).first()
+    if identity is not None:
+        user = identity.user
+        changed = [k for k, v in names.items() if v and getattr(user, k) != v]
+        if changed:
+            for name in changed:
+                setattr(user, name, names[name])
+            user.save(update_fields=changed)
+        return user
+    user = get_user_model()(username=_username(platform, sub, names), **names)
+    user.set_unusable_password()
+    user.save()
+    Identity.objects.create(platform=platform, sub=sub, user=user)
+    return user
+
+
+def _class_of(platform: Platform, claims: dict) -> Context:
+    context = claims.get(CLAIM + "context") or {}
+    if not context.get("id"):
+        raise NoContext
+    deployment_id = str(claims[CLAIM + "deployment_id"])
+    found = (
+        Context.objects.select_related("klass")
+        .filter(platform=platform, deployment_id=deployment_id, context_id=str(context["id"]))
+        .first()
+    )
+    memberships_url = str((claims.get(NRPS_CLAIM) or {}).get("context_memberships_url", ""))
+    if found is not None:
+        if memberships_url and found.memberships_url != memberships_url:
+            found.memberships_url = memberships_url
+            found.save(update_fields=["memberships_url"])
+        return found
+    # The class is the LMS's: learners come by launches and the roster, not by a code.
+    name = str(context.get("title") or context.get("label") or context["id"])[:200]
+    klass = Class.objects.create(
+        name=name, code=new_class_code(), token=uuid.uuid4().hex, joining_open=False
+    )
+    return Context.objects.create(
+        platform=platform,
+        deployment_id=deployment_id,
+        context_id=str(context["id"]),
+        klass=klass,
+        memberships_url=memberships_url,
+    )
+
+
+def _member(klass: Class, user: AbstractBaseUser, roles: list[str]) -> bool:
+    if teaches(roles):
+        klass.instructors.add(user)
+        return True
+    Membership.objects.get_or_create(klass=klass, learner=user)
+    return False
+
+
+def _link_of(context: Context, claims: dict, quiz: Quiz, user) -> ResourceLink:
+    link_id = str(claims[CLAIM + "resource_link"]["id"])
+    lineitem = str((claims.get(AGS_CLAIM) or {}).get("lineitem", ""))
+    link = ResourceLink.objects.select_related("assignment").filter(
+        context=context, link_id=link_id
+    )
+    found = link.first()
+    if found is not None:
+        if lineitem and found.lineitem_url != lineitem:
+            found.lineitem_url = lineitem
+            found.save(update_fields=["lineitem_url"])
+        return found
+    assignment = Assignment.objects.create(
+        klass=context.klass, quiz=quiz, created_by=user if teaches(roles_of(claims)) else None
+    )
+    return ResourceLink.objects.create(
+        context=context, link_id=link_id, assignment=assignment, lineitem_url=lineitem
+    )
+
+
+def roles_of(claims: dict) -> list[str]:
+    return [str(role) for role in claims.get(CLAIM + "roles") or []]
+
+
+def launch_accept(*, platform: Platform, claims: dict) -> Launched:
+    """Record what a checked resource link launch says: the account, the course's class and
+    the user's place in it, the link's assignment of its quiz. Raises NoQuiz or NoContext,
+    and then records nothing."""
+    quiz = quiz_of(claims)
+    return _twice(lambda: _accept(platform, claims, quiz))
+
+
+def context_accept(*, platform: Platform, claims: dict) -> Launched:
+    """A deep linking launch: the instructor's account and the course's class, no link yet."""
+    return _twice(lambda: _accept(platform, claims, None))
+
+
+def _twice(accept):
+    """Two first launches racing (a double click, two tabs): the database keeps one account,
+    class and link, the loser's transaction fails on it, and its second run finds them."""
+    try:
+        return accept()
+    except IntegrityError:
+        return accept()
+
+
+@transaction.atomic
+def _accept(platform: Platform, claims: dict, quiz: Quiz | None) -> Launched:
+    user = _user_of(platform, claims)
+    context = _class_of(platform, claims)
+    teaching = _member(context.klass, user, roles_of(claims))
+    link = None if quiz is None else _link_of(context, claims, quiz, user)
+    return Launched(
+        user=user,
+        klass=context.klass,
+        assignment=None if link is None else link.assignment,
+        teaching=teaching,
+    )
+
+
+def score_queue(*, attempt: Attempt) -> Score | None:
+    """The outbox row of a finished attempt at an LTI assignment that has a line item: the
+    learner's grade at the assignment (by its grading method, as a percent) after it. None
+    for any other attempt. Queuing twice keeps one row."""
+    if attempt.assignment_id is None or attempt.completed_at is None:
+        return None
+    link = (
+        ResourceLink.objects.select_related("assignment", "context__platform")
+        .filter(assignment=attempt.assignment_id)
+        .exclude(lineitem_url="")
+        .first()
+    )
+    identity = Identity.objects.filter(user=attempt.user_id).first()
+    if link is None or identity is None:
+        return None
+    finished = Attempt.objects.filter(
+        assignment=attempt.assignment_id, user=attempt.user_id, completed_at__isnull=False
+    ).order_by("completed_at", "pk")
+    percents = [100 * float(a.score) / a.max_score for a in finished if a.max_score]
+    grade = grade_of(percents, link.assignment.grading) or 0
+    score, _made = Score.objects.get_or_create(
+        attempt=attempt,
+        defaults={
+            "link": link,
+            "sub": identity.sub,
+            "score_given": round(grade, 2),
+            "score_maximum": 100,
+            "timestamp": attempt.completed_at,
+        },
+    )
+    return score
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def score_send(*, score: Score) -> bool:
+    """POST a pending score to its line item; whether the platform took it. A refusal or a
+    platform out of reach leaves it pending, with the error and one more try counted."""
+    link = score.link
+    platform = link.context.platform
+    grade = (
+        Grade()
+        .set_score_given(float(score.score_given))
+        .set_score_maximum(float(score.score_maximum))
+        .set_timestamp(_iso(score.timestamp))
+        .set_activity_progress("Completed")
+        .set_grading_progress("FullyGraded")
+        .set_user_id(score.sub)
+    )
+    service = AssignmentsGradesService(
+        _connector(platform),
+        {"scope": [SCORE_SCOPE], "lineitem": link.lineitem_url},
+    )
+    try:
+        service.put_grade(grade)
+    except (LtiException, RequestException, ValueError, KeyError) as error:
+        log.warning("LTI score %s not taken by %s: %s", score.pk, platform, error)
+        Score.objects.filter(pk=score.pk).update(
+            tries=score.tries + 1, last_error=str(error)[:2000]
+        )
+        return False
+    Score.objects.filter(pk=score.pk).update(
+        tries=score.tries + 1, last_error="", sent_at=timezone.now()
+    )
+    return True
+
+
+def scores_send(*, limit: int = 500) -> tuple[int, int]:
+    """Send the pending scores, oldest first: (sent, still pending)."""
+    pending = Score.objects.pending().select_related("link__context__platform")[:limit]
+    sent = sum(score_send(score=score) for score in pending)
+    return sent, Score.objects.pending().count()
+
+
+def roster_fill(*, context: Context) -> int:
+    """The course's members from the platform (Names and Role Provisioning Services): each
+    gets their account, learners join the class and instructors teach it. How many members
+    the platform listed. Raises LtiException or RequestException if it can't be read."""
+    service = NamesRolesProvisioningService(
+        _connector(context.platform),
+        {"context_memberships_url": context.memberships_url},
+    )
+    members = service.get_members()
+    with transaction.atomic():
+        for member in members:
+            if member.get("status", "Active") != "Active":
+                continue
+            names = {
+                "first_name": str(member.get("given_name", ""))[:150],
+                "last_name": str(member.get("family_name", ""))[:150],
+                "email": str(member.get("email", ""))[:254],
+            }
+            user = _account(context.platform, str(member["user_id"]), names)
+            _member(context.klass, user, [str(r) for r in member.get("roles", [])])
+    return len(members)
