@@ -1,6 +1,7 @@
 """A hostile visitor against a running site (issue 26): slow clients and oversized bodies.
 
-    python bench/hostile.py --url http://127.0.0.1:8000 --watch var/tmp --watch var/nginx/temp
+    python bench/hostile.py --url http://127.0.0.1:8000 --watch var/tmp --watch var/nginx/temp \
+        --pidfile var/gunicorn.pid --pidfile var/nginx/nginx.pid
 
 Three probes, one after the other:
 
@@ -14,17 +15,19 @@ Three probes, one after the other:
   the admin's import page (40 MB, under its limit): the most in the watched folders during
   the stall, when the server dropped the connection, and what it left behind.
 
-Run it against `make serve` (nginx in front) or against gunicorn alone with TMPDIR set to a
-folder of its own (watched with --watch), to compare.
+Run it against `make serve` (nginx in front; `make serve EXTRA_ENV=TMPDIR=$PWD/var/tmp` gives
+gunicorn a temporary folder of its own to watch) or against gunicorn alone, to compare.
 """
 
 import argparse
+import os
 import select
 import socket
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 MB = 2**20
@@ -49,11 +52,45 @@ def healthz(host: str, port: int, timeout: float) -> float | None:
     return time.monotonic() - started
 
 
-class Folders:
-    """The most bytes ever seen in files under some folders, sampled every 50 ms."""
+def family(pidfiles: list[Path]) -> list[int]:
+    """The processes of some pid files (gunicorn's master, nginx's) and their children."""
+    parents = {int(p.read_text().split()[0]) for p in pidfiles if p.exists()}
+    found = set(parents)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) in parents:
+                found.add(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            pass
+    return sorted(found)
 
-    def __init__(self, folders: list[Path]) -> None:
-        self.folders = folders
+
+def deleted_open_bytes(pids: list[int]) -> int:
+    """The size of the files these processes hold open after deleting them: nginx deletes its
+    body buffers as it creates them, so no folder shows them."""
+    total = 0
+    for pid in pids:
+        for fd in Path(f"/proc/{pid}/fd").glob("*"):
+            try:
+                if os.readlink(fd).endswith(" (deleted)") and fd.stat().st_size:
+                    total += fd.stat().st_size
+            except OSError:
+                pass
+    return total
+
+
+class Watch(NamedTuple):
+    folders: list[Path]  # The temporary folder of the site's processes, nginx's.
+    pidfiles: list[Path]  # Their processes, for the deleted files they hold open.
+
+
+class Folders:
+    """The most bytes ever seen in files under some folders (with the deleted files the
+    processes of some pid files hold open), sampled every 50 ms."""
+
+    def __init__(self, watch: Watch) -> None:
+        self.folders = watch.folders
+        self.pids = family(watch.pidfiles)
         self.peak = 0
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self.sample, daemon=True)
@@ -66,7 +103,7 @@ class Folders:
                     total += path.stat().st_size if path.is_file() else 0
                 except OSError:
                     pass
-        return total
+        return total + deleted_open_bytes(self.pids)
 
     def sample(self) -> None:
         while not self.stopped.wait(0.05):
@@ -151,12 +188,12 @@ def status_of(sock: socket.socket) -> str:
     return line or "connection closed without an answer"
 
 
-def big_upload(host: str, port: int, path: str, size: int, folders: list[Path]) -> None:
+def big_upload(host: str, port: int, path: str, size: int, watch: Watch) -> None:
     head, opening = multipart_head(host, path, size)
     chunk = b"x" * MB
     sent = 0
     started = time.monotonic()
-    with Folders(folders) as watched, connect(host, port) as sock:
+    with Folders(watch) as watched, connect(host, port) as sock:
         sock.sendall(head + opening)
         sock.setblocking(False)
         status = None
@@ -187,10 +224,10 @@ def big_upload(host: str, port: int, path: str, size: int, folders: list[Path]) 
     )
 
 
-def stalled_upload(host, port, path: str, total: int, folders: list[Path], wait: float) -> None:
+def stalled_upload(host, port, path: str, total: int, watch: Watch, wait: float) -> None:
     sent_part = 10 * MB
     head, opening = multipart_head(host, path, total)
-    with Folders(folders) as watched, connect(host, port, timeout=wait) as sock:
+    with Folders(watch) as watched, connect(host, port, timeout=wait) as sock:
         started = time.monotonic()
         try:
             sock.sendall(head + opening + b"x" * (sent_part - len(opening)))
@@ -216,12 +253,16 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=40, help="each slowloris run")
     parser.add_argument("--stall", type=float, default=60, help="the most a stall waits")
     parser.add_argument("--import-path", default="/admin/quizzes/quiz/import/")
+    parser.add_argument(
+        "--pidfile", type=Path, action="append", default=[], help="count its deleted files too"
+    )
     parser.add_argument("--connections", type=int, action="append", help="default 3 and 100")
     parser.add_argument(
         "--probe", choices=["slowloris", "upload", "stall"], action="append", help="default all"
     )
     arguments = parser.parse_args()
     url = urlsplit(arguments.url)
+    watch = Watch(arguments.watch, arguments.pidfile)
     host, port = url.hostname, url.port or 80
     for folder in arguments.watch:
         folder.mkdir(parents=True, exist_ok=True)
@@ -232,11 +273,11 @@ def main() -> int:
             slowloris(host, port, count, arguments.seconds)
             time.sleep(2)
     if "upload" in probes:
-        big_upload(host, port, arguments.path, 1024 * MB, arguments.watch)
+        big_upload(host, port, arguments.path, 1024 * MB, watch)
         time.sleep(2)
     if "stall" in probes:
         for path, total in ((arguments.path, 100 * MB), (arguments.import_path, 40 * MB)):
-            stalled_upload(host, port, path, total, arguments.watch, arguments.stall)
+            stalled_upload(host, port, path, total, watch, arguments.stall)
     return 0
 
 
