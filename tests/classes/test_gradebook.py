@@ -236,7 +236,7 @@ def test_an_override_is_marked_on_its_cell_with_who_gave_it_and_when(
     Override.objects.create(assignment=assignment, learner=bob, extra_attempts=2)  # Empty cell.
     page = teacher.get(gradebook_url(klass)).content.decode()
     when = date_format(timezone.localtime(given.given_at), "SHORT_DATETIME_FORMAT")
-    details = f"+1 attempts, +15 min, given by Grace Hopper on {when}"
+    details = f"+1 attempt, +15 min, given by Grace Hopper on {when}"
     assert f'<span class="mark override" title="{details}">override' in page
     assert f'<span class="visually-hidden"> ({details})</span>' in page
     assert page.count('class="mark override"') == 2

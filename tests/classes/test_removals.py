@@ -95,6 +95,7 @@ def test_an_override_is_removed_and_the_deadline_follows(teacher, klass, quiz, l
     page = teacher.get(f"/en/classes/{klass.pk}/assignments/{assignment.pk}/").content.decode()
     assert f'action="{remove_url(assignment, learner)}"' in page
     assert "Remove ada’s override" in page
+    assert "+1 attempt, +15 min, given by teacher on " in page
     response = teacher.post(remove_url(assignment, learner), follow=True)
     assert "The override is removed: the assignment&#x27;s rules apply." in (
         response.content.decode()

@@ -50,7 +50,11 @@ class Layout:
         if note is None:
             return ""
         details = escape(
-            gettext("+%(attempts)s attempts, +%(minutes)s min, given by %(by)s on %(when)s")
+            ngettext(
+                "+%(attempts)s attempt, +%(minutes)s min, given by %(by)s on %(when)s",
+                "+%(attempts)s attempts, +%(minutes)s min, given by %(by)s on %(when)s",
+                note.extra_attempts,
+            )
             % {
                 "attempts": note.extra_attempts,
                 "minutes": int(note.extra_time.total_seconds() // 60),
