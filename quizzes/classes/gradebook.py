@@ -3,14 +3,14 @@ assignment's grading method over their finished attempts, and its CSV rows.
 
 Grades are never stored: each read computes them from the attempts under the assignment's
 rules as they are now, so a changed grading method regrades the column (its change shows in
-the history). Five queries whatever the size of the class (the class, its assignments, its
-learners, their attempts at its assignments, the history); the attempts' one streams, ordered
-by learner as the learners are, so that the CSV keeps its memory flat.
+the history). Six queries whatever the size of the class (the class, its assignments, its
+learners, their overrides, their attempts at its assignments, the history); the attempts' one
+streams, ordered by learner as the learners are, so that the CSV keeps its memory flat.
 """
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple
@@ -46,9 +46,19 @@ from quizzes.models import (
     Class,
     Grading,
     Membership,
+    Override,
     Question,
     grade_of,
 )
+
+
+class OverrideNote(NamedTuple):
+    """A learner's extra time or attempts at an assignment, with who gave them and when."""
+
+    extra_time: timedelta
+    extra_attempts: int
+    by: str
+    at: datetime
 
 
 class Cell(NamedTuple):
@@ -60,6 +70,7 @@ class Cell(NamedTuple):
     late: bool  # The graded attempt finished after the assignment closed.
     missing: bool  # Closed, and no finished attempt.
     in_progress: bool
+    override: OverrideNote | None = None
 
 
 EMPTY = Cell(None, 0, None, False, False, False)
@@ -187,6 +198,7 @@ def learner_rows(
         .values_list("learner_id", "learner__username", "learner__first_name", "learner__last_name")
     )
     column = {assignment.pk: index for index, assignment in enumerate(assignments)}
+    overrides = _overrides(klass, assignments)
     rows_read = _attempts(klass, assignments, now).iterator(chunk_size=4000)
     attempts = groupby(rows_read, key=itemgetter(0))
     learner_id, rows = next(attempts, (None, iter(())))
@@ -200,6 +212,9 @@ def learner_rows(
         for index, assignment in enumerate(assignments):
             if cells[index] is EMPTY and assignment.closes_at and assignment.closes_at < now:
                 cells[index] = Cell(None, 0, None, False, True, False)
+            note = overrides.get((member_id, assignment.pk))
+            if note is not None:
+                cells[index] = cells[index]._replace(override=note)
         if learner_id == member_id:
             learner_id, rows = next(attempts, (None, iter(())))
         yield LearnerRow(
@@ -209,6 +224,33 @@ def learner_rows(
             cells=tuple(cells),
             mean=_mean(cell.grade for cell in cells),
         )
+
+
+def _overrides(klass: Class, assignments: list[Assignment]) -> dict[tuple[int, int], OverrideNote]:
+    """The overrides of the class's learners at its assignments, by (learner, assignment): one
+    query (a class has few)."""
+    rows = Override.objects.filter(
+        assignment__in=[assignment.pk for assignment in assignments],
+        learner__memberships__klass=klass,
+    ).values_list(
+        "learner_id",
+        "assignment_id",
+        "extra_time",
+        "extra_attempts",
+        "given_by__username",
+        "given_by__first_name",
+        "given_by__last_name",
+        "given_at",
+    )
+    return {
+        (learner, assignment): OverrideNote(
+            extra_time,
+            extra_attempts,
+            f"{first} {last}".strip() or username or _("someone since deleted"),
+            at,
+        )
+        for learner, assignment, extra_time, extra_attempts, username, first, last, at in rows
+    }
 
 
 def _attempts(klass: Class, assignments: list[Assignment], now: datetime):
@@ -313,6 +355,7 @@ class Marks(NamedTuple):
     late: str
     missing: str
     in_progress: str
+    override: str
 
     @classmethod
     def translated(cls) -> "Marks":
@@ -320,10 +363,11 @@ class Marks(NamedTuple):
             late=pgettext("gradebook", "late"),
             missing=pgettext("gradebook", "missing"),
             in_progress=pgettext("gradebook", "in progress"),
+            override=pgettext("gradebook", "override"),
         )
 
     def of(self, cell: Cell) -> str:
-        flags = (cell.late, cell.missing, cell.in_progress)
+        flags = (cell.late, cell.missing, cell.in_progress, cell.override is not None)
         return ", ".join(word for word, flag in zip(self, flags, strict=True) if flag)
 
 

@@ -187,6 +187,7 @@ def assignment_history(*, assignment: Assignment) -> list[ChangeEntry]:
 
 @dataclass(frozen=True)
 class OverrideEntry:
+    learner_id: int
     learner: str
     extra_minutes: int
     extra_attempts: int
@@ -196,11 +197,16 @@ class OverrideEntry:
 
 def assignment_overrides(*, assignment: Assignment) -> list[OverrideEntry]:
     rows = assignment.overrides.order_by("learner__username").values_list(
-        "learner__username", "extra_time", "extra_attempts", "given_by__username", "given_at"
+        "learner_id",
+        "learner__username",
+        "extra_time",
+        "extra_attempts",
+        "given_by__username",
+        "given_at",
     )
     return [
-        OverrideEntry(name, int(extra.total_seconds() // 60), attempts, by or "", at)
-        for name, extra, attempts, by, at in rows
+        OverrideEntry(learner_id, name, int(extra.total_seconds() // 60), attempts, by or "", at)
+        for learner_id, name, extra, attempts, by, at in rows
     ]
 
 
@@ -238,11 +244,16 @@ class LearnerAssignment:
     allowed: int | None  # None: unlimited.
     finished: int
     in_progress: UUID | None
+    last_finished: UUID | None
     state: str  # "not_open_yet", "open", "closed" or "done".
 
     def attempt_url(self) -> str:
         """The attempt in progress (its results page goes on to its open question)."""
         return reverse("results", kwargs={"public_id": self.in_progress})
+
+    def results_url(self) -> str:
+        """The results of the last finished attempt."""
+        return reverse("results", kwargs={"public_id": self.last_finished})
 
 
 def learner_assignments(*, user: AbstractBaseUser) -> list[LearnerAssignment]:
@@ -272,6 +283,11 @@ def learner_assignments(*, user: AbstractBaseUser) -> list[LearnerAssignment]:
             in_progress=Subquery(
                 mine.filter(completed_at=None, abandoned_at=None).values("public_id")[:1]
             ),
+            last_finished=Subquery(
+                mine.filter(completed_at__isnull=False)
+                .order_by("-number", "-pk")
+                .values("public_id")[:1]
+            ),
             extra_attempts=Coalesce(Subquery(extra), 0),
         )
         .order_by(F("closes_at").asc(nulls_last=True), "pk")
@@ -300,6 +316,7 @@ def learner_assignments(*, user: AbstractBaseUser) -> list[LearnerAssignment]:
                 allowed=allowed,
                 finished=row.finished,
                 in_progress=row.in_progress,
+                last_finished=row.last_finished,
                 state=state,
             )
         )

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
 from django.utils import timezone
 
 from guides.models import GuidePath
@@ -82,15 +83,22 @@ def membership_remove(*, klass: Class, learner_id: int) -> bool:
 RULES = ("opens_at", "closes_at", "time_limit", "attempt_limit", "grading", "review")
 
 
+class NothingToAssign(Exception):
+    """The guide path has no published quiz."""
+
+
 @transaction.atomic
 def assignments_create(
     *, klass: Class, quiz: Quiz | None = None, guide: GuidePath | None = None, rules: dict, by
 ) -> list[Assignment]:
     """Assign a published quiz to the class, or a guide path: one assignment for each of its
-    published quizzes, in the path's order, under the same rules."""
+    published quizzes, in the path's order, under the same rules (NothingToAssign if it has
+    none)."""
     if (quiz is None) == (guide is None):
         raise ValueError("Give a quiz or a guide path.")
     quizzes = [quiz] if quiz is not None else list(guide.quizzes.published().order_by("pk"))
+    if not quizzes:
+        raise NothingToAssign
     return Assignment.objects.bulk_create(
         Assignment(klass=klass, quiz=each, created_by=by, **rules) for each in quizzes
     )
@@ -148,6 +156,23 @@ def _deadlines_follow(assignment: Assignment, attempts) -> None:
         attempt.save(update_fields=["deadline"])
 
 
+class AssignmentHasAttempts(Exception):
+    """The assignment has attempts, which are never lost: it stays."""
+
+
+def assignment_delete(*, assignment: Assignment) -> None:
+    """Delete an assignment nobody has started, with its overrides and history. One with
+    attempts stays (their assignment is PROTECTed: an attempt started since the check is
+    refused all the same)."""
+    try:
+        with transaction.atomic():
+            if Attempt.objects.filter(assignment=assignment).exists():
+                raise AssignmentHasAttempts
+            assignment.delete()
+    except ProtectedError as error:
+        raise AssignmentHasAttempts from error
+
+
 class NotInClass(Exception):
     """The learner is not in the assignment's class."""
 
@@ -168,3 +193,17 @@ def override_give(
     )
     _deadlines_follow(assignment, Attempt.objects.filter(assignment=assignment, user=learner_id))
     return override
+
+
+@transaction.atomic
+def override_remove(*, assignment: Assignment, learner_id: int) -> bool:
+    """Take a learner's override away: the assignment's rules apply to them as to everyone,
+    their attempt in progress included. Whether there was one."""
+    deleted, _by_model = Override.objects.filter(
+        assignment=assignment, learner_id=learner_id
+    ).delete()
+    if deleted:
+        _deadlines_follow(
+            assignment, Attempt.objects.filter(assignment=assignment, user=learner_id)
+        )
+    return bool(deleted)

@@ -24,6 +24,16 @@ urlpatterns = [
         name="assignment_detail",
     ),
     path(
+        "classes/<int:class_id>/assignments/<int:assignment_id>/delete/",
+        classes.assignment_delete,
+        name="assignment_delete",
+    ),
+    path(
+        "classes/<int:class_id>/assignments/<int:assignment_id>/overrides/<int:learner_id>/remove/",
+        classes.override_remove,
+        name="override_remove",
+    ),
+    path(
         "classes/<int:class_id>/assignments/<int:assignment_id>/overrides/",
         classes.override_give,
         name="override_give",

@@ -2,10 +2,12 @@
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -58,7 +60,10 @@ def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
         "klass": klass,
         "roster": selectors.class_roster(klass=klass),
         "assignments": selectors.class_assignments(klass=klass),
-        "join_link": request.build_absolute_uri(klass.join_url()),
+        # On the site's own address, as the emails' links are: never the Host the request
+        # named, which the client chooses.
+        "join_link": settings.SITE_URL + klass.join_url(),
+        "join_page": settings.SITE_URL + reverse("class_join"),
     }
     return render(request, "quizzes/classes/detail.html", context)
 
@@ -102,9 +107,16 @@ def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
         target = selectors.assignment_target(target=form.cleaned_data["target"])
         if target is None:  # Unpublished since the page showed it.
             form.add_error("target", _("This quiz or guide path is no longer published."))
+    made = []
     if target is not None:
         which = {"quiz": target} if isinstance(target, Quiz) else {"guide": target}
-        made = services.assignments_create(klass=klass, rules=form.rules, by=request.user, **which)
+        try:
+            made = services.assignments_create(
+                klass=klass, rules=form.rules, by=request.user, **which
+            )
+        except services.NothingToAssign:
+            form.add_error("target", _("This guide path has no published quiz to assign."))
+    if made:
         messages.success(
             request,
             ngettext("%(count)d assignment made.", "%(count)d assignments made.", len(made))
@@ -180,6 +192,42 @@ def override_give(request: HttpRequest, class_id: int, assignment_id: int) -> Ht
             messages.success(request, _("The override is saved."))
             return redirect("assignment_detail", class_id=klass.pk, assignment_id=assignment_id)
     return _assignment_page(request, klass, row, override_form=form, status=400)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def assignment_delete(request: HttpRequest, class_id: int, assignment_id: int) -> HttpResponse:
+    """Asks, then deletes an assignment nobody has started (POST). One with attempts can't
+    be: its attempts are never lost (409, and the page says what to do instead)."""
+    klass = _get_class_for(request, class_id)
+    row = _get_assignment_for(klass, assignment_id)
+    context = {"klass": klass, "row": row}
+    if row.attempts:
+        return render(request, "quizzes/classes/assignment_delete.html", context, status=409)
+    if request.method == "POST":
+        try:
+            services.assignment_delete(assignment=row.assignment)
+        except services.AssignmentHasAttempts:  # Started since the page showed it.
+            return render(request, "quizzes/classes/assignment_delete.html", context, status=409)
+        messages.success(
+            request, _("The assignment “%(quiz)s” is deleted.") % {"quiz": row.quiz_title}
+        )
+        return redirect(klass)
+    return render(request, "quizzes/classes/assignment_delete.html", context)
+
+
+@login_required
+@require_POST
+def override_remove(
+    request: HttpRequest, class_id: int, assignment_id: int, learner_id: int
+) -> HttpResponse:
+    """Take a learner's override away."""
+    klass = _get_class_for(request, class_id)
+    row = _get_assignment_for(klass, assignment_id)
+    if not services.override_remove(assignment=row.assignment, learner_id=learner_id):
+        raise Http404(_("This learner has no override here."))
+    messages.success(request, _("The override is removed: the assignment's rules apply."))
+    return redirect("assignment_detail", class_id=klass.pk, assignment_id=assignment_id)
 
 
 @login_required

@@ -25,6 +25,7 @@ from quizsite.queries import CompiledQuery, Placeholder
 from quizzes.models import (
     Attempt,
     AttemptKind,
+    Membership,
     Question,
     Quiz,
     passes,
@@ -139,6 +140,10 @@ def _learner_attempts(learner: Learner) -> QuerySet[Attempt]:
 
 def has_any_attempt(*, learner: Learner) -> bool:
     return _learner_attempts(learner).exists()
+
+
+def in_a_class(*, user) -> bool:
+    return Membership.objects.filter(learner=user).exists()
 
 
 def _steps(attempt: Attempt, quiz: QuizContent, answers) -> tuple[Step, ...]:

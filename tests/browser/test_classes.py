@@ -53,8 +53,9 @@ def _learner_page(browser, live_server) -> Page:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_an_instructor_makes_a_class_learners_join_and_one_is_removed(
-    page, browser, live_server, nu_checker, transactional_db, lang
+    page, browser, live_server, nu_checker, settings, transactional_db, lang
 ):
+    settings.SITE_URL = live_server.url  # The address the join link is on.
     _user("teacher", instructor=True)
     _user("ada")
     _user("bob")

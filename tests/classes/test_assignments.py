@@ -17,7 +17,14 @@ from quizzes.models import (
     ReviewShown,
 )
 from tests.classes.conftest import make_learner, signed_in
-from tests.factories import answer, choice_of, make_quiz, question_url, results_url
+from tests.factories import (
+    answer,
+    choice_of,
+    make_quiz,
+    question_url,
+    results_url,
+    take_assignment,
+)
 
 RULES = {
     "opens_at": "",
@@ -420,6 +427,22 @@ def test_my_progress_lists_the_learner_s_assignments_and_their_state(klass, quiz
     assert "Not open yet" in page and "Data parallelism, spring" in page
     french = client.get("/fr/progress/").content.decode()
     assert "Mes devoirs" in french
+    # The lead speaks of assignments, not of a learner who has taken nothing.
+    assert "Your classes’ assignments first" in page
+    assert "You have not taken a quiz yet." not in page
+
+
+def test_my_progress_links_an_assignment_s_last_results(klass, quiz, learner):
+    assignment = assign(klass, quiz, attempt_limit=2)
+    now = timezone.now()
+    first = take_assignment(assignment, learner, right=2, started=now, finished=now)
+    last = take_assignment(assignment, learner, right=5, started=now, finished=now)
+    unfinished = assign(klass, make_quiz(slug="open"))
+    take_assignment(unfinished, learner, right=1, answered=1, started=now)
+    page = signed_in(learner).get("/en/progress/").content.decode()
+    assert page.count(">Last results</a>") == 1
+    assert f'<a href="/en/attempts/{last.public_id}/results/">Last results</a>' in page
+    assert str(first.public_id) not in page
 
 
 def test_a_quiz_unpublished_since_the_form_showed_it_is_refused(teacher, klass, quiz, monkeypatch):

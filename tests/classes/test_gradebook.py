@@ -9,10 +9,11 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from quizzes.classes.gradebook import gradebook
 from quizzes.classes.services import class_create, class_join
-from quizzes.models import AssignmentChange, Grading
+from quizzes.models import AssignmentChange, Grading, Override
 from tests.classes.conftest import make_learner, signed_in
 from tests.classes.test_query_counts import SIGNED_IN
 from tests.factories import make_assignment, make_quiz, make_staff, take_assignment
@@ -20,8 +21,8 @@ from tests.factories import make_assignment, make_quiz, make_staff, take_assignm
 NOW = timezone.now()
 DAY = timedelta(days=1)
 # The class (if the user may read it), its assignments with their quizzes, its learners,
-# their attempts, the history.
-GRADEBOOK = SIGNED_IN + 5
+# their overrides, their attempts, the history.
+GRADEBOOK = SIGNED_IN + 6
 
 
 def gradebook_url(klass, lang: str = "en") -> str:
@@ -205,6 +206,8 @@ def test_gradebook_queries_are_flat(
             if index % 2:
                 take_assignment(assignment, person, right=1, answered=1, started=NOW)
         AssignmentChange.objects.create(assignment=assignment, field="grading", after="last")
+        for person in people[::2]:
+            Override.objects.create(assignment=assignment, learner=person, extra_attempts=1)
     with django_assert_num_queries(GRADEBOOK):
         response = teacher.get(gradebook_url(klass))
     assert response.status_code == 200
@@ -212,3 +215,40 @@ def test_gradebook_queries_are_flat(
     with django_assert_num_queries(GRADEBOOK - 1):  # No history in the CSV.
         response = teacher.get(f"/en/classes/{klass.pk}/gradebook.csv")
         assert len(b"".join(response.streaming_content).splitlines()) == learners + 2
+
+
+def test_an_override_is_marked_on_its_cell_with_who_gave_it_and_when(
+    teacher, instructor, klass, ada
+):
+    bob = make_learner("bob")
+    class_join(klass=klass, learner=bob)
+    assignment = make_assignment(klass, make_quiz(slug="q", questions=2), attempt_limit=1)
+    take_assignment(assignment, ada, right=1, started=NOW - DAY, finished=NOW)
+    instructor.first_name, instructor.last_name = "Grace", "Hopper"
+    instructor.save()
+    given = Override.objects.create(
+        assignment=assignment,
+        learner=ada,
+        extra_attempts=1,
+        extra_time=timedelta(minutes=15),
+        given_by=instructor,
+    )
+    Override.objects.create(assignment=assignment, learner=bob, extra_attempts=2)  # Empty cell.
+    page = teacher.get(gradebook_url(klass)).content.decode()
+    when = date_format(timezone.localtime(given.given_at), "SHORT_DATETIME_FORMAT")
+    details = f"+1 attempt, +15 min, given by Grace Hopper on {when}"
+    assert f'<span class="mark override" title="{details}">override' in page
+    assert f'<span class="visually-hidden"> ({details})</span>' in page
+    assert page.count('class="mark override"') == 2
+    french = teacher.get(gradebook_url(klass, "fr")).content.decode()
+    assert ">dérogation<" in french and "accordée par Grace Hopper" in french
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                b"".join(
+                    teacher.get(f"/en/classes/{klass.pk}/gradebook.csv").streaming_content
+                ).decode()
+            )
+        )
+    )
+    assert rows[1][4] == "override" and rows[2][4] == "override"

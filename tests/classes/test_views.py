@@ -4,6 +4,7 @@ code, hostile input; every refusal a clear 4xx that changes nothing."""
 from urllib.parse import urlencode
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
@@ -36,9 +37,32 @@ def test_an_instructor_makes_a_class_and_lands_on_its_roster(teacher, instructor
     assert response.status_code == 302 and response["Location"] == detail_url(klass)
     page = teacher.get(response["Location"]).content.decode()
     assert "Spring cohort" in page and klass.code_shown in page
-    assert f"http://testserver/en/join/{klass.token}/" in page
+    assert f"{settings.SITE_URL}/en/join/{klass.token}/" in page
     assert "Nobody has joined yet." in page
     assert list(klass.instructors.all()) == [instructor]
+
+
+def test_the_join_link_is_on_the_site_s_address_whatever_host_the_request_named(
+    teacher, klass, settings
+):
+    settings.SITE_URL = "https://quiz.example.org"
+    settings.ALLOWED_HOSTS = ["quiz.example.org", "evil.example.com"]
+    page = teacher.get(detail_url(klass), HTTP_HOST="evil.example.com").content.decode()
+    assert f'value="https://quiz.example.org/en/join/{klass.token}/"' in page
+    assert '<a href="https://quiz.example.org/en/join/">' in page
+    assert "evil.example.com/en/join" not in page
+
+
+def test_joining_leads_to_my_progress_and_the_header_keeps_its_link(klass):
+    learner = make_learner("ada")
+    client = signed_in(learner)
+    response = client.post(klass.join_url())
+    assert response["Location"] == "/en/progress/"
+    client.get(response["Location"])
+    assert ">My progress</a>" in client.get("/en/").content.decode()
+    other = Client()  # Signing in on another device, with no attempt yet.
+    other.post("/en/accounts/login/", {"username": "ada", "password": "not-used"})
+    assert ">My progress</a>" in other.get("/en/").content.decode()
 
 
 def test_the_class_list_shows_each_class_its_learners_and_joining(teacher, instructor, klass):

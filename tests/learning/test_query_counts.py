@@ -286,5 +286,7 @@ def test_account_pages(client, quiz, django_user_model, django_assert_num_querie
     client.force_login(django_user_model.objects.create_user("ada"))
     with django_assert_num_queries(SIGNED_IN):
         assert client.get("/en/accounts/delete/").status_code == 200
+    # The first time, the session is saved: it notes that the header links to My progress.
+    assert ">My progress</a>" in client.get("/en/progress/").content.decode()
     with django_assert_num_queries(SIGNED_IN + PROGRESS_PAGE + LEARNER_CLASSES):
         assert client.get("/en/progress/").status_code == 200

@@ -9,11 +9,13 @@ from uuid import UUID
 
 from django import template
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import localtime
 from django.utils.translation import gettext, ngettext
 
-from quizzes.classes.gradebook import Cell, Column, Gradebook, LearnerRow, Marks
+from quizzes.classes.gradebook import Cell, Column, Gradebook, LearnerRow, Marks, OverrideNote
 
 register = template.Library()
 
@@ -42,11 +44,38 @@ class Layout:
             )
         return self.attempts[count]
 
+    def override(self, note: OverrideNote | None) -> str:
+        """The override's mark, with what it gives, who gave it and when: over the mark (its
+        title) and to screen readers (hidden text)."""
+        if note is None:
+            return ""
+        details = escape(
+            ngettext(
+                "+%(attempts)s attempt, +%(minutes)s min, given by %(by)s on %(when)s",
+                "+%(attempts)s attempts, +%(minutes)s min, given by %(by)s on %(when)s",
+                note.extra_attempts,
+            )
+            % {
+                "attempts": note.extra_attempts,
+                "minutes": int(note.extra_time.total_seconds() // 60),
+                "by": note.by,
+                "when": date_format(localtime(note.at), "SHORT_DATETIME_FORMAT"),
+            }
+        )
+        return (
+            f' <span class="mark override" title="{details}">{self.marks.override}'
+            f'<span class="visually-hidden"> ({details})</span></span>'
+        )
+
     def cell(self, cell: Cell, review: str) -> str:
+        override = self.override(cell.override)
         if cell.missing:
-            return f'<td class="grade missing"><span class="mark">{self.marks.missing}</span></td>'
+            return (
+                f'<td class="grade missing"><span class="mark">{self.marks.missing}</span>'
+                f"{override}</td>"
+            )
         if cell.attempt is None:
-            return "<td></td>"
+            return f"<td>{override}</td>"
         if cell.grade is None:
             shown = self.marks.in_progress
             details = ""
@@ -59,7 +88,8 @@ class Layout:
                 details += f' <span class="mark">{self.marks.in_progress}</span>'
         late = " late" if cell.late else ""
         return (
-            f'<td class="grade{late}"><a href="{review}{cell.attempt}/">{shown}</a> {details}</td>'
+            f'<td class="grade{late}"><a href="{review}{cell.attempt}/">{shown}</a> {details}'
+            f"{override}</td>"
         )
 
 

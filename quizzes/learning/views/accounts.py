@@ -17,7 +17,7 @@ from django.views.generic import FormView
 from quizsite.ratelimit import ratelimit
 from quizzes.learning.forms import AccountDeleteForm, SignUpForm
 from quizzes.learning.identity import forget_learner_key, learner_key, learner_of, note_attempts
-from quizzes.learning.selectors import has_any_attempt
+from quizzes.learning.selectors import has_any_attempt, in_a_class
 from quizzes.learning.services import account_delete, attempts_claim
 
 
@@ -46,11 +46,13 @@ class SignUpView(RedirectURLMixin, FormView):
 
 
 def _claim(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    """Move the anonymous attempts to the account that just signed in; the key goes."""
+    """Move the anonymous attempts to the account that just signed in; the key goes. The
+    header links to My progress if the account has an attempt or is in a class (whose
+    assignments it lists)."""
     if attempts_claim(learner_key=learner_key(request), user=request.user):
         messages.success(request, _("Your attempts so far are now saved to your account."))
         note_attempts(request)
-    elif has_any_attempt(learner=learner_of(request)):
+    elif has_any_attempt(learner=learner_of(request)) or in_a_class(user=request.user):
         note_attempts(request)
     forget_learner_key(response)
     return response

@@ -89,6 +89,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 def progress(request: HttpRequest) -> HttpResponse:
     """My progress: every guide path and quiz, where the learner is with each."""
+    if request.user.is_authenticated:
+        # Joining a class leads here, before any attempt: the header keeps the way back.
+        note_attempts(request)
     found = learner_progress(learner=learner_of(request))
     return render(request, "quizzes/progress.html", {"progress": found})
 
