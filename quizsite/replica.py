@@ -28,8 +28,7 @@ PAUSE = 5.0  # seconds
 # transaction replayed, its commit time on the primary: what the replica shows is at most that
 # old (NULL when nothing was replayed since it started). On a server that isn't in recovery
 # (REPORTS_DATABASE_URL naming the primary, or a promoted replica), nothing is behind.
-LAG_SQL = """
-SELECT CASE
+LAG_SQL = """SELECT CASE
     WHEN NOT pg_is_in_recovery() THEN 0.0
     WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn()
         AND coalesce((SELECT status FROM pg_stat_wal_receiver), 'streaming') = 'streaming'
