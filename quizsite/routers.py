@@ -2,7 +2,8 @@
 
 Only the report views read there, marked by `reading_reports()`; everything else, learner
 pages, the admin, sessions and every write, stays on the primary (`default`), which reads
-its own writes at once.
+its own writes at once. A report view may also read its reports from the primary, when the
+replica can't be reached or is too far behind (quizsite/replica.py): `reading_reports(alias)`.
 """
 
 from collections.abc import Iterable, Iterator
@@ -16,25 +17,25 @@ REPORTS = "reports"
 
 T = TypeVar("T")
 
-_reading_reports: ContextVar[bool] = ContextVar("reading_reports", default=False)
+_reading_reports: ContextVar[str | None] = ContextVar("reading_reports", default=None)
 
 
 @contextmanager
-def reading_reports() -> Iterator[None]:
-    """Reads inside go to the `reports` alias (when the router is installed).
+def reading_reports(alias: str = REPORTS) -> Iterator[None]:
+    """Reads inside go to `alias`, the `reports` one unless told (when the router is installed).
 
     Usable as a decorator, `@reading_reports()`: put it below `@login_required` and
     `@permission_required`, so that the session and the user are read from the primary,
     where a sign-in has just written them.
     """
-    token = _reading_reports.set(True)
+    token = _reading_reports.set(alias)
     try:
         yield
     finally:
         _reading_reports.reset(token)
 
 
-def reading_reports_stream(items: Iterable[T]) -> Iterator[T]:
+def reading_reports_stream(items: Iterable[T], alias: str = REPORTS) -> Iterator[T]:
     """The items of a streamed response, each produced while reading the reports.
 
     A streaming response is iterated after its view has returned, outside the view's
@@ -43,7 +44,7 @@ def reading_reports_stream(items: Iterable[T]) -> Iterator[T]:
     """
     iterator = iter(items)
     while True:
-        with reading_reports():
+        with reading_reports(alias):
             try:
                 item = next(iterator)
             except StopIteration:
@@ -53,7 +54,7 @@ def reading_reports_stream(items: Iterable[T]) -> Iterator[T]:
 
 class ReportsRouter:
     def db_for_read(self, model, **hints) -> str | None:
-        return REPORTS if _reading_reports.get() else None
+        return _reading_reports.get()
 
     def db_for_write(self, model, **hints) -> str | None:
         return None

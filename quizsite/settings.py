@@ -179,10 +179,12 @@ TEMPLATES = [
 WSGI_APPLICATION = "quizsite.wsgi.application"
 
 
-def database_from_url(url: str, *, name: str = "DATABASE_URL") -> dict:
+def database_from_url(url: str, *, name: str = "DATABASE_URL", connect_timeout: int = 3) -> dict:
     """PostgreSQL through Django's psycopg pool (or persistent connections); SQLite for a laptop.
 
-    `name` is the variable the URL came from, for the error message.
+    `name` is the variable the URL came from, for the error message; `connect_timeout` the
+    seconds a connection waits for the server (libpq takes 2 at the least), unless the URL
+    gives its own (`?connect_timeout=`).
     """
     if "://" not in url:
         raise ImproperlyConfigured(
@@ -193,11 +195,12 @@ def database_from_url(url: str, *, name: str = "DATABASE_URL") -> dict:
     except ValueError as error:
         raise ImproperlyConfigured(f"{name} can't be parsed: {error}") from None
     if database["ENGINE"] == "django.db.backends.postgresql":
-        # A server that does not answer is given up on: at connection in 3 s, and on an open
+        # A server that does not answer is given up on: at connection in 3 s (2 s for the
+        # reports' replica, which the reports can do without), and on an open
         # connection when TCP keepalives (idle 10 s, then 3 probes 2 s apart) or unacknowledged
         # data (5 s) say the other end is gone, instead of the system's quarter of an hour.
         options = database.setdefault("OPTIONS", {})
-        options.setdefault("connect_timeout", 3)
+        options.setdefault("connect_timeout", connect_timeout)
         options.setdefault("keepalives", 1)
         options.setdefault("keepalives_idle", 10)
         options.setdefault("keepalives_interval", 2)
@@ -244,11 +247,17 @@ DATABASES = {
 
 # A read replica of it for the instructors' reports, which aggregate over every answer; the
 # router sends only the report views' reads there (quizsite/routers.py). Under test it is the
-# default database itself (MIRROR), as replication would make it.
+# default database itself (MIRROR), as replication would make it. A replica that can't be
+# reached, or is more than REPORTS_MAX_LAG_SECONDS behind, leaves the reports to the primary
+# (quizsite/replica.py).
 if reports_url := os.environ.get("REPORTS_DATABASE_URL"):
-    DATABASES["reports"] = database_from_url(reports_url, name="REPORTS_DATABASE_URL")
+    DATABASES["reports"] = database_from_url(
+        reports_url, name="REPORTS_DATABASE_URL", connect_timeout=2
+    )
     DATABASES["reports"]["TEST"] = {"MIRROR": "default"}
     DATABASE_ROUTERS = ["quizsite.routers.ReportsRouter"]
+
+REPORTS_MAX_LAG_SECONDS = env_int("REPORTS_MAX_LAG_SECONDS", 60)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

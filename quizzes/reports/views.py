@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError
 from django.http import (
     Http404,
     HttpRequest,
@@ -20,7 +21,8 @@ from django.shortcuts import render
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
-from quizsite.routers import reading_reports, reading_reports_stream
+from quizsite.replica import replica_failed, reports_source
+from quizsite.routers import REPORTS, reading_reports, reading_reports_stream
 from quizsite.spreadsheets import csv_lines
 from quizzes.models import Class, Quiz
 from quizzes.reports import exports
@@ -56,14 +58,26 @@ def _taught_by(request: HttpRequest) -> int | None:
 def _for_instructors(view):
     """Instructors only: the site-wide report permission, or a class's instructor (who reads
     their learners only, `_taught_by`); every query of the view reads from the reports'
-    database."""
-    reading = reading_reports()(view)
+    database: the replica, or the primary when the replica is down or too far behind
+    (quizsite/replica.py), as `request.reports_source` says, to the page and in a header."""
 
     @wraps(view)
     def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if _taught_by(request) is not None and not reports.teaches_a_class(user=request.user):
             raise PermissionDenied
-        return reading(request, *args, **kwargs)
+        request.reports_source = reports_source()
+        try:
+            with reading_reports(request.reports_source.alias):
+                response = view(request, *args, **kwargs)
+        except (OperationalError, InterfaceError) as error:
+            if request.reports_source.alias != REPORTS:
+                raise  # the primary's: the 503 page (quizsite/middleware.py)
+            # The replica went away during the page: the page again, from the primary.
+            request.reports_source = replica_failed(error)
+            with reading_reports(DEFAULT_DB_ALIAS):
+                response = view(request, *args, **kwargs)
+        response["Quizsite-Reports-Source"] = request.reports_source.header
+        return response
 
     return login_required(checked)
 
@@ -252,10 +266,11 @@ def report_attempt(request: HttpRequest, slug: str, public_id: UUID) -> HttpResp
     return render(request, "quizzes/reports/attempt.html", {"quiz": quiz, "review": review})
 
 
-def _csv_response(rows, filename: str) -> StreamingHttpResponse:
-    # Read after the view has returned: the rows' queries too must go to the reports' database.
+def _csv_response(rows, filename: str, alias: str) -> StreamingHttpResponse:
+    # Read after the view has returned: the rows' queries too must go to the reports' database,
+    # the one the view read from.
     response = StreamingHttpResponse(
-        reading_reports_stream(csv_lines(rows)), content_type="text/csv; charset=utf-8"
+        reading_reports_stream(csv_lines(rows), alias), content_type="text/csv; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -272,7 +287,7 @@ def _csv_export(export, suffix: str):
             return _bad_filters(form)
         report_filter, _klass = _report_filter(request, form)
         rows = export(quiz=quiz, report_filter=report_filter)
-        return _csv_response(rows, f"{quiz.slug}-{suffix}.csv")
+        return _csv_response(rows, f"{quiz.slug}-{suffix}.csv", request.reports_source.alias)
 
     return view
 

@@ -35,18 +35,26 @@ def wait_for_http(url: str) -> None:
 
 class ThrowawayPostgres:
     """A PostgreSQL cluster of its own, on a free port, so that stopping it leaves the
-    suite's own database alone."""
+    suite's own database alone; and its streaming replica (`scripts/postgres replica …`) when
+    asked, on another."""
 
     def __init__(self) -> None:
         self.port = free_port()
+        self.replica_port = free_port()
         # A folder of its own too: one a previous test stopped or killed a cluster in can keep
         # its postmaster.pid, which the next start takes for a server still running.
         self.folder = ROOT / "var" / f"postgres-throwaway-{self.port}"
         self.url = f"postgres://postgres@127.0.0.1:{self.port}/quizsite"
+        self.replica_url = f"postgres://postgres@127.0.0.1:{self.replica_port}/quizsite"
+        self.replica_log = self.folder / "replica" / "server.log"
 
-    def run(self, command: str) -> None:
-        env = os.environ | {"QUIZSITE_PG_PORT": str(self.port), "QUIZSITE_PG_DIR": str(self.folder)}
-        subprocess.run(["scripts/postgres", command], cwd=ROOT, env=env, check=True, timeout=120)
+    def run(self, *command: str) -> None:
+        env = os.environ | {
+            "QUIZSITE_PG_PORT": str(self.port),
+            "QUIZSITE_PG_DIR": str(self.folder),
+            "QUIZSITE_PG_REPLICA_PORT": str(self.replica_port),
+        }
+        subprocess.run(["scripts/postgres", *command], cwd=ROOT, env=env, check=True, timeout=120)
 
     def start(self) -> None:
         self.run("start")

@@ -2,6 +2,7 @@
 
 import json
 
+from quizsite.replica import duration
 from quizsite.routers import ReportsRouter, reading_reports, reading_reports_stream
 from quizzes.models import Answer, Attempt, Quiz
 from tests.quizsite.servers import manage, site_env
@@ -105,4 +106,23 @@ def test_unparseable_reports_database_url_is_one_line():
     assert result.stderr.strip().splitlines() == [
         "manage.py: configuration error: REPORTS_DATABASE_URL can't be parsed: it must look"
         " like postgres://user:password@host:port/name"
+    ]
+
+
+def test_a_report_read_from_the_primary_instead_routes_there():
+    """The replica down or too far behind (quizsite/replica.py): the report reads `default`."""
+    with reading_reports("default"):
+        assert router.db_for_read(Answer) == "default"
+    rows = reading_reports_stream(iter([1, 2]), "default")
+    assert [(item, router.db_for_read(Answer)) for item in rows] == [(1, None), (2, None)]
+
+
+def test_a_replica_s_lag_is_said_in_seconds_minutes_and_hours():
+    assert [duration(s) for s in (0.4, 12.7, 60, 185, 3600, 7810)] == [
+        "0\xa0s",
+        "12\xa0s",
+        "1\xa0min",
+        "3\xa0min 5\xa0s",
+        "1\xa0h",
+        "2\xa0h 10\xa0min",
     ]
