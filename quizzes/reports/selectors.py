@@ -1169,8 +1169,9 @@ def attempt_review(*, quiz: Quiz, public_id, taught_by: int | None = None) -> At
     quiz's stamp; None when the quiz has no such attempt, or when it is not one of the
     learners of `taught_by`'s classes (see `_in_scope`).
 
-    A finished attempt shows only the questions it answered, so a question added since is
-    not part of it; an unfinished one shows the questions it has yet to answer, unanswered.
+    A finished attempt shows the questions it answered, so that a question added since is
+    not part of it, and, when its time ran out, those it left unanswered (as many as it was
+    scored out of); an unfinished one shows the questions it has yet to answer, unanswered.
     """
     attempt = (
         Attempt.objects.filter(_in_scope(taught_by), quiz=quiz, public_id=public_id)
@@ -1192,7 +1193,13 @@ def attempt_review(*, quiz: Quiz, public_id, taught_by: int | None = None) -> At
     content = quiz_content(quiz_id=quiz.pk, updated_at=quiz.updated_at)
     questions = content.questions_among(attempt.question_ids)
     if attempt.completed_at is not None:
-        questions = tuple(question for question in questions if question.pk in graded)
+        unanswered = (attempt.max_score or 0) - len(graded)  # Its time ran out before them.
+        shown = []
+        for question in questions:
+            if question.pk in graded or unanswered > 0:
+                unanswered -= question.pk not in graded
+                shown.append(question)
+        questions = tuple(shown)
     questions = tuple(drawn(question, attempt) for question in questions)
     with translation.override(attempt.language):
         reviewed = tuple(

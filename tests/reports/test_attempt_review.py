@@ -7,14 +7,14 @@ from io import StringIO
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from quizzes.learning.services import answer_record, attempt_start
 from quizzes.models import Attempt
 from quizzes.reports import selectors as reports
 from quizzes.snapshots import cache
-from tests.factories import content_of, make_ordering, make_quiz
+from tests.factories import content_of, make_ordering, make_quiz, take_attempt
 from tests.reports.report_data import FIRST_DAY, URL, instructor, take
 
 
@@ -118,7 +118,7 @@ def test_review_is_in_the_attempts_language(instructor_client, hand_quiz):
 def test_french_review_page(instructor_client, hand_quiz):
     attempt = Attempt.objects.get(user__username="ana", is_first=True)
     html = instructor_client.get(review_url(attempt, "fr")).content.decode()
-    assert "Tentative de Ana Alves" in html
+    assert "Tentative\u00a0: Ana Alves" in html  # Never « de Ana »: no elision to get wrong.
     assert "Question 1 prompt" in html  # The attempt was in English.
     assert "Bonne réponse" in html
 
@@ -146,6 +146,26 @@ def test_a_question_added_since_is_not_part_of_a_finished_attempt(instructor_cli
     question.choices.create(position=1, text_en="Later choice", is_correct=True)
     html = instructor_client.get(review_url(attempt)).content.decode()
     assert "Added later" not in html and "Question 5" in html
+
+
+def test_a_timed_out_attempt_shows_the_questions_its_time_left_unanswered(instructor_client, db):
+    quiz = make_quiz(questions=3)
+    started = timezone.now() - timedelta(hours=1)
+    deadline = started + timedelta(minutes=10)
+    attempt = take_attempt(
+        quiz,
+        User.objects.create_user("ada"),
+        right=1,
+        answered=1,
+        started=started,
+        deadline=deadline,
+    )
+    Attempt.objects.filter(pk=attempt.pk).submit_overdue(timezone.now())
+    quiz.questions.create(position=4, prompt_en="Added later")
+    html = instructor_client.get(review_url(attempt)).content.decode()
+    assert html.count("Not answered") == 2 and "Added later" not in html
+    assert "its time ran out: submitted by the server" in html
+    assert "1 / 3" in html
 
 
 def test_an_instructor_may_open_a_preview(instructor_client, hand_quiz):
