@@ -108,6 +108,9 @@ class Context(models.Model):
     )
     # The Names and Role Provisioning Service's roster of the course, when the platform gives it.
     memberships_url = models.URLField(_("memberships URL"), max_length=500, blank=True)
+    # When a launch last queued the roster's reading: a learner's launch queues it once an
+    # hour at most.
+    roster_asked_at = models.DateTimeField(_("roster asked for"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("LMS course")

@@ -6,11 +6,12 @@ import hashlib
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from pylti1p3.assignments_grades import AssignmentsGradesService
@@ -62,9 +63,13 @@ class Launched:
     """What a launch made or found: who it signs in, and the assignment it opens, if any."""
 
     user: AbstractBaseUser
-    klass: Class
+    context: Context
     assignment: Assignment | None
     teaching: bool
+
+    @property
+    def klass(self) -> Class:
+        return self.context.klass
 
 
 def quiz_of(claims: dict) -> Quiz:
@@ -206,7 +211,7 @@ def _accept(platform: Platform, claims: dict, quiz: Quiz | None) -> Launched:
     link = None if quiz is None else _link_of(context, claims, quiz, user)
     return Launched(
         user=user,
-        klass=context.klass,
+        context=context,
         assignment=None if link is None else link.assignment,
         teaching=teaching,
     )
@@ -288,24 +293,67 @@ def scores_send(*, limit: int = 500) -> tuple[int, int]:
     return sent, Score.objects.pending().count()
 
 
-def roster_fill(*, context: Context) -> int:
+# A learner's launch asks for the roster once an hour at most; an instructor's, each time.
+ROSTER_EVERY = timedelta(hours=1)
+
+
+def roster_due(*, context: Context, teaching: bool) -> bool:
+    """Whether a launch should queue the reading of the course's roster, which the platform
+    gives (Names and Role Provisioning Services): an instructor's launch always, a learner's
+    when no launch asked within the hour. Marks the time it asks; one query."""
+    if not context.memberships_url:
+        return False
+    now = timezone.now()
+    contexts = Context.objects.filter(pk=context.pk)
+    if not teaching:
+        contexts = contexts.filter(
+            Q(roster_asked_at=None) | Q(roster_asked_at__lte=now - ROSTER_EVERY)
+        )
+    return contexts.update(roster_asked_at=now) > 0
+
+
+@dataclass(frozen=True)
+class RosterFilled:
+    listed: int  # The members the platform listed, active or not.
+    left: int  # Who left the class as they left the course.
+
+
+def _member_names(member: dict) -> dict:
+    return {
+        "first_name": str(member.get("given_name", ""))[:150],
+        "last_name": str(member.get("family_name", ""))[:150],
+        "email": str(member.get("email", ""))[:254],
+    }
+
+
+def roster_fill(*, context: Context) -> RosterFilled:
     """The course's members from the platform (Names and Role Provisioning Services): each
-    gets their account, learners join the class and instructors teach it. How many members
-    the platform listed. Raises LtiException or RequestException if it can't be read."""
+    active one gets their account, learners join the class and instructors teach it; the
+    platform's accounts in the class that it no longer lists as active (gone from the course,
+    or Inactive) leave it, their attempts kept. A list without any active member changes
+    nothing: a course has its instructor at least. Raises LtiException or RequestException
+    if the roster can't be read."""
     service = NamesRolesProvisioningService(
         _connector(context.platform),
         {"context_memberships_url": context.memberships_url},
     )
     members = service.get_members()
+    active = [m for m in members if m.get("status", "Active") == "Active"]
+    if not active:
+        return RosterFilled(listed=len(members), left=0)
+    klass = context.klass
     with transaction.atomic():
-        for member in members:
-            if member.get("status", "Active") != "Active":
-                continue
-            names = {
-                "first_name": str(member.get("given_name", ""))[:150],
-                "last_name": str(member.get("family_name", ""))[:150],
-                "email": str(member.get("email", ""))[:254],
-            }
-            user = _account(context.platform, str(member["user_id"]), names)
-            _member(context.klass, user, [str(r) for r in member.get("roles", [])])
-    return len(members)
+        kept = []
+        for member in active:
+            user = _account(context.platform, str(member["user_id"]), _member_names(member))
+            _member(klass, user, [str(r) for r in member.get("roles", [])])
+            kept.append(user.pk)
+        gone = Identity.objects.filter(platform=context.platform).exclude(user__in=kept)
+        left, _rows = Membership.objects.filter(
+            klass=klass, learner__in=gone.values("user")
+        ).delete()
+        teaching = Class.instructors.through.objects.filter(
+            class_id=klass.pk, user__in=gone.values("user")
+        )
+        left += teaching.delete()[0]
+    return RosterFilled(listed=len(members), left=left)

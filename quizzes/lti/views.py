@@ -26,7 +26,7 @@ from quizzes.learning.services import AssignmentRefused, assignment_attempt_star
 from quizzes.lti import services
 from quizzes.lti.middleware import SESSION_FRAMED_BY
 from quizzes.lti.models import Context, Platform, Score, ToolKey
-from quizzes.lti.tasks import scores_deliver
+from quizzes.lti.tasks import roster_bring, scores_deliver
 from quizzes.lti.tool import Launch, Login, LtiException, ToolConf, storage
 from quizzes.models import Class, Quiz
 
@@ -134,6 +134,8 @@ def _launched(request: HttpRequest, message: Launch, claims: dict) -> HttpRespon
     request.session[SESSION_FRAMED_BY] = _origin(message.platform.auth_login_url)
     if Score.objects.pending().exists():  # The scores a platform refused before: again.
         scores_deliver.enqueue()
+    if services.roster_due(context=made.context, teaching=made.teaching):
+        roster_bring.enqueue(context_id=made.context.pk)
     if deep_linking:
         request.session[SESSION_DEEP_LINK] = message.get_launch_id()
         return redirect("lti_deep_link")
@@ -216,7 +218,7 @@ def roster_fill(request: HttpRequest, class_id: int) -> HttpResponse:
     if context is None:
         raise Http404(_("There is no class of yours from an LMS at this address."))
     try:
-        count = services.roster_fill(context=context)
+        filled = services.roster_fill(context=context)
     except (LtiException, RequestException, KeyError, ValueError) as error:
         log.warning("LTI roster of %s not read: %s", context, error)
         messages.error(request, _("The LMS did not give the roster; try again later."))
@@ -226,8 +228,18 @@ def roster_fill(request: HttpRequest, class_id: int) -> HttpResponse:
         ngettext(
             "The LMS listed %(count)d member; the roster follows it.",
             "The LMS listed %(count)d members; the roster follows it.",
-            count,
+            filled.listed,
         )
-        % {"count": count},
+        % {"count": filled.listed},
     )
+    if filled.left:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)d member who left the course left the class; their attempts stay.",
+                "%(count)d members who left the course left the class; their attempts stay.",
+                filled.left,
+            )
+            % {"count": filled.left},
+        )
     return redirect(context.klass)

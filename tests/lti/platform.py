@@ -35,6 +35,7 @@ class LmsPlatform:
         self.scores: list[dict] = []
         self.refuse_scores = False
         self.members: list[dict] = []
+        self.refuse_roster = False
         self.tokens: set[str] = set()
         self.launches: dict[str, dict] = {}  # login_hint: the claims the next launch carries
         self.deep_link_responses: list[dict] = []
@@ -195,6 +196,8 @@ class LmsPlatform:
                 if parts.path == "/memberships":
                     if not platform._check_bearer(self):
                         return self._send(401, "{}")
+                    if platform.refuse_roster:
+                        return self._send(503, '{"error": "down for maintenance"}')
                     body = {
                         "id": parts.path,
                         "context": {"id": "course-1"},
