@@ -135,6 +135,9 @@ class ResourceLink(models.Model):
     )
     # Where the link's scores go (Assignment and Grade Services), when the platform grades it.
     lineitem_url = models.URLField(_("line item URL"), max_length=500, blank=True)
+    # The course's line items, when the launch gave no line item of the link but may make one:
+    # the site finds the link's column there, or makes it, before its first score.
+    lineitems_url = models.URLField(_("line items URL"), max_length=500, blank=True)
 
     class Meta:
         verbose_name = _("LMS link")

@@ -17,6 +17,7 @@ from django.utils.text import slugify
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.exception import LtiException
 from pylti1p3.grade import Grade
+from pylti1p3.lineitem import LineItem
 from pylti1p3.names_roles import NamesRolesProvisioningService
 from pylti1p3.service_connector import ServiceConnector
 from requests import RequestException
@@ -32,6 +33,7 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
 # Who teaches a course: its instructors and administrators (LIS roles, with the short forms
 # LTI 1.3 allows in a membership).
 TEACHING_ROLES = {
@@ -64,12 +66,22 @@ class Launched:
 
     user: AbstractBaseUser
     context: Context
-    assignment: Assignment | None
+    link: ResourceLink | None
     teaching: bool
 
     @property
     def klass(self) -> Class:
         return self.context.klass
+
+    @property
+    def assignment(self) -> Assignment | None:
+        return None if self.link is None else self.link.assignment
+
+    @property
+    def lineitem_missing(self) -> bool:
+        """The link has no gradebook column yet, and the platform lets the site make one."""
+        link = self.link
+        return link is not None and not link.lineitem_url and bool(link.lineitems_url)
 
 
 def quiz_of(claims: dict) -> Quiz:
@@ -157,23 +169,43 @@ def _member(klass: Class, user: AbstractBaseUser, roles: list[str]) -> bool:
     return False
 
 
+def _lineitems_of(claims: dict) -> tuple[str, str]:
+    """The link's line item, as the launch gives it; else the course's line items, where the
+    site may find or make it (their URL and the scope to make one)."""
+    ags = claims.get(AGS_CLAIM) or {}
+    lineitem = str(ags.get("lineitem", ""))
+    may_make = LINEITEM_SCOPE in (ags.get("scope") or [])
+    lineitems = str(ags.get("lineitems", "")) if may_make and not lineitem else ""
+    return lineitem, lineitems
+
+
 def _link_of(context: Context, claims: dict, quiz: Quiz, user) -> ResourceLink:
     link_id = str(claims[CLAIM + "resource_link"]["id"])
-    lineitem = str((claims.get(AGS_CLAIM) or {}).get("lineitem", ""))
+    lineitem, lineitems = _lineitems_of(claims)
     link = ResourceLink.objects.select_related("assignment").filter(
         context=context, link_id=link_id
     )
     found = link.first()
     if found is not None:
+        changed = {}
         if lineitem and found.lineitem_url != lineitem:
-            found.lineitem_url = lineitem
-            found.save(update_fields=["lineitem_url"])
+            changed["lineitem_url"] = lineitem
+        if lineitems and found.lineitems_url != lineitems:
+            changed["lineitems_url"] = lineitems
+        if changed:
+            for name, value in changed.items():
+                setattr(found, name, value)
+            found.save(update_fields=list(changed))
         return found
     assignment = Assignment.objects.create(
         klass=context.klass, quiz=quiz, created_by=user if teaches(roles_of(claims)) else None
     )
     return ResourceLink.objects.create(
-        context=context, link_id=link_id, assignment=assignment, lineitem_url=lineitem
+        context=context,
+        link_id=link_id,
+        assignment=assignment,
+        lineitem_url=lineitem,
+        lineitems_url=lineitems,
     )
 
 
@@ -209,16 +241,12 @@ def _accept(platform: Platform, claims: dict, quiz: Quiz | None) -> Launched:
     context = _class_of(platform, claims)
     teaching = _member(context.klass, user, roles_of(claims))
     link = None if quiz is None else _link_of(context, claims, quiz, user)
-    return Launched(
-        user=user,
-        context=context,
-        assignment=None if link is None else link.assignment,
-        teaching=teaching,
-    )
+    return Launched(user=user, context=context, link=link, teaching=teaching)
 
 
 def score_queue(*, attempt: Attempt) -> Score | None:
-    """The outbox row of a finished attempt at an LTI assignment that has a line item: the
+    """The outbox row of a finished attempt at an LTI assignment that has a line item, or may
+    have one made (the sender finds or makes it first): the
     learner's grade at the assignment (by its grading method, as a percent) after it. None
     for any other attempt. Queuing twice keeps one row."""
     if attempt.assignment_id is None or attempt.completed_at is None:
@@ -226,7 +254,7 @@ def score_queue(*, attempt: Attempt) -> Score | None:
     link = (
         ResourceLink.objects.select_related("assignment", "context__platform")
         .filter(assignment=attempt.assignment_id)
-        .exclude(lineitem_url="")
+        .exclude(lineitem_url="", lineitems_url="")
         .first()
     )
     identity = Identity.objects.filter(user=attempt.user_id).first()
@@ -254,9 +282,42 @@ def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def link_lineitem(*, link_id: int) -> str:
+    """The URL of a link's line item (its gradebook column): the one its launch gave, else
+    the course's line item of the link's id (Assignment and Grade Services), else one made
+    for it, labelled with the quiz's title, out of 100. Kept on the link; the link's row is
+    locked meanwhile, so two workers make one column. Raises LtiException or
+    RequestException if the platform won't tell or make it."""
+    with transaction.atomic():
+        link = (
+            ResourceLink.objects.select_for_update(of=("self",))
+            .select_related("context__platform", "assignment__quiz")
+            .get(pk=link_id)
+        )
+        if link.lineitem_url or not link.lineitems_url:
+            return link.lineitem_url
+        service = AssignmentsGradesService(
+            _connector(link.context.platform),
+            {"scope": [LINEITEM_SCOPE, SCORE_SCOPE], "lineitems": link.lineitems_url},
+        )
+        wanted = (
+            LineItem()
+            .set_resource_link_id(link.link_id)
+            .set_label(link.assignment.quiz.title)
+            .set_score_maximum(100)
+        )
+        found = service.find_or_create_lineitem(wanted, find_by="resource_link_id")
+        url = str(found.get_id() or "")
+        if not url:
+            raise LtiException("The platform's line item has no id")
+        ResourceLink.objects.filter(pk=link.pk).update(lineitem_url=url)
+        return url
+
+
 def score_send(*, score: Score) -> bool:
-    """POST a pending score to its line item; whether the platform took it. A refusal or a
-    platform out of reach leaves it pending, with the error and one more try counted."""
+    """POST a pending score to its line item, found or made first if the launch gave none;
+    whether the platform took it. A refusal or a platform out of reach leaves it pending,
+    with the error and one more try counted."""
     link = score.link
     platform = link.context.platform
     grade = (
@@ -268,11 +329,11 @@ def score_send(*, score: Score) -> bool:
         .set_grading_progress("FullyGraded")
         .set_user_id(score.sub)
     )
-    service = AssignmentsGradesService(
-        _connector(platform),
-        {"scope": [SCORE_SCOPE], "lineitem": link.lineitem_url},
-    )
     try:
+        lineitem = link.lineitem_url or link_lineitem(link_id=link.pk)
+        service = AssignmentsGradesService(
+            _connector(platform), {"scope": [SCORE_SCOPE], "lineitem": lineitem}
+        )
         service.put_grade(grade)
     except (LtiException, RequestException, ValueError, KeyError) as error:
         log.warning("LTI score %s not taken by %s: %s", score.pk, platform, error)

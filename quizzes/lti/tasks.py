@@ -11,7 +11,7 @@ except ImportError:  # Django 5.2: the backport
 from requests import RequestException
 
 from quizzes.lti import services
-from quizzes.lti.models import Context, Score
+from quizzes.lti.models import Context, ResourceLink, Score
 from quizzes.lti.tool import LtiException
 
 log = logging.getLogger(__name__)
@@ -49,4 +49,18 @@ def roster_bring(*, context_id: int) -> int | None:
         return services.roster_fill(context=context).listed
     except (LtiException, RequestException, KeyError, ValueError) as error:
         log.warning("LTI roster of %s not read: %s", context, error)
+        return None
+
+
+@task()
+def lineitem_make(*, link_id: int) -> str | None:
+    """Find or make the gradebook column of a link whose launch gave none (a launch queues
+    this): its URL, or None if the platform would not tell or make it (the score's sending
+    tries again)."""
+    try:
+        return services.link_lineitem(link_id=link_id) or None
+    except ResourceLink.DoesNotExist:
+        return None
+    except (LtiException, RequestException, KeyError, ValueError) as error:
+        log.warning("LTI line item of link %s not made: %s", link_id, error)
         return None

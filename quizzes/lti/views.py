@@ -26,7 +26,7 @@ from quizzes.learning.services import AssignmentRefused, assignment_attempt_star
 from quizzes.lti import services
 from quizzes.lti.middleware import SESSION_FRAMED_BY
 from quizzes.lti.models import Context, Platform, Score, ToolKey
-from quizzes.lti.tasks import roster_bring, scores_deliver
+from quizzes.lti.tasks import lineitem_make, roster_bring, scores_deliver
 from quizzes.lti.tool import Launch, Login, LtiException, ToolConf, storage
 from quizzes.models import Class, Quiz
 
@@ -136,6 +136,8 @@ def _launched(request: HttpRequest, message: Launch, claims: dict) -> HttpRespon
         scores_deliver.enqueue()
     if services.roster_due(context=made.context, teaching=made.teaching):
         roster_bring.enqueue(context_id=made.context.pk)
+    if made.lineitem_missing:
+        lineitem_make.enqueue(link_id=made.link.pk)
     if deep_linking:
         request.session[SESSION_DEEP_LINK] = message.get_launch_id()
         return redirect("lti_deep_link")
