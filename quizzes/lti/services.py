@@ -48,6 +48,10 @@ class NoQuiz(Exception):
     """The launch names no published quiz of the site."""
 
 
+class NoTarget(NoQuiz):
+    """The launch names no quiz at all: a link of the course to the site itself."""
+
+
 class NoContext(Exception):
     """The launch comes from no course: a class needs one."""
 
@@ -87,7 +91,9 @@ class Launched:
 def quiz_of(claims: dict) -> Quiz:
     """The published quiz a resource link targets: its `quiz` custom parameter, which deep
     linking sets, or which the instructor types in the LMS (quiz=<slug>)."""
-    slug = str((claims.get(CLAIM + "custom") or {}).get("quiz", ""))
+    slug = str((claims.get(CLAIM + "custom") or {}).get("quiz", "")).strip()
+    if not slug:
+        raise NoTarget
     quiz = Quiz.objects.filter(slug=slug, is_published=True).first()
     if quiz is None:
         raise NoQuiz
@@ -215,14 +221,22 @@ def roles_of(claims: dict) -> list[str]:
 
 def launch_accept(*, platform: Platform, claims: dict) -> Launched:
     """Record what a checked resource link launch says: the account, the course's class and
-    the user's place in it, the link's assignment of its quiz. Raises NoQuiz or NoContext,
-    and then records nothing."""
-    quiz = quiz_of(claims)
+    the user's place in it, the link's assignment of its quiz. An instructor's launch of a
+    link to no quiz records their account and class, and no link. Raises NoContext, or for
+    a learner's launch of a link to no quiz NoQuiz (NoTarget if it names none), and then
+    records nothing."""
+    try:
+        quiz = quiz_of(claims)
+    except NoQuiz:
+        if not teaches(roles_of(claims)):
+            raise
+        quiz = None
     return _twice(lambda: _accept(platform, claims, quiz))
 
 
 def context_accept(*, platform: Platform, claims: dict) -> Launched:
-    """A deep linking launch: the instructor's account and the course's class, no link yet."""
+    """A deep linking launch: the instructor's account and the course's class, no link yet.
+    Raises NoContext."""
     return _twice(lambda: _accept(platform, claims, None))
 
 

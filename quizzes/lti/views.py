@@ -94,6 +94,14 @@ CHECK_FAILED = _lazy(
 NO_QUIZ = _lazy(
     "This activity links to no quiz of the site: ask your instructor to choose its quiz again."
 )
+NO_QUIZ_YET = _lazy(
+    "Your instructor has not chosen a quiz for this activity yet: come back to it once they have."
+)
+NO_QUIZ_TAUGHT = _lazy(
+    "This activity of your course links to no quiz of the site, so its learners see none. "
+    "Choose one by editing the activity in the LMS (its content selection), or give it the "
+    "custom parameter quiz=<the quiz's slug>; the class's own assignments are here."
+)
 
 
 @csrf_exempt
@@ -101,7 +109,8 @@ NO_QUIZ = _lazy(
 def launch(request: HttpRequest) -> HttpResponse:
     """The platform's signed launch. Nothing is recorded unless its id_token is the
     platform's, unexpired, for this tool's client and a known deployment, and its nonce new;
-    nor when it names no quiz, or asks a learner to pick quizzes."""
+    nor when a learner's names no quiz, or asks a learner to pick quizzes. An instructor's
+    launch of a link to no quiz opens the class's page."""
     message = Launch(request, ToolConf())
     try:
         message.validate()
@@ -126,6 +135,8 @@ def _launched(request: HttpRequest, message: Launch, claims: dict) -> HttpRespon
             made = services.launch_accept(platform=message.platform, claims=claims)
         else:
             return _refused(request, _("The site does not take this kind of LTI message."), 400)
+    except services.NoTarget:
+        return _refused(request, NO_QUIZ_YET, 404)
     except services.NoQuiz:
         return _refused(request, NO_QUIZ, 404)
     except services.NoContext:
@@ -142,6 +153,8 @@ def _launched(request: HttpRequest, message: Launch, claims: dict) -> HttpRespon
         request.session[SESSION_DEEP_LINK] = message.get_launch_id()
         return redirect("lti_deep_link")
     if made.teaching:
+        if made.link is None:  # A link of the course to no quiz: the class, and why.
+            messages.warning(request, NO_QUIZ_TAUGHT)
         return redirect(made.klass)
     try:
         attempt = assignment_attempt_start(assignment=made.assignment, user=made.user)
