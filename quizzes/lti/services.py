@@ -101,30 +101,39 @@ def quiz_of(claims: dict) -> Quiz:
 
 
 def _username(platform: Platform, sub: str, names: dict) -> str:
-    """Unique by its platform and a digest of the LMS's user id; readable by the name, which
-    rosters show: "grace-hopper.lti3.9f86d081884c7d65"."""
-    name = slugify(f"{names['first_name']} {names['last_name']}")[:60]
+    """Unique by its platform and a digest of the LMS's user id, readable by the name:
+    "grace-hopper.lti3.9f86d081884c7d65". Pages list the account by its name."""
+    name = slugify(f"{names.get('first_name', '')} {names.get('last_name', '')}")[:60]
     digest = hashlib.sha256(sub.encode()).hexdigest()[:16]
     return f"{name + '.' if name else ''}lti{platform.pk}.{digest}"
+
+
+def _names_of(person: dict) -> dict:
+    """An account's name and email as the platform gives them, in a launch's claims or a
+    roster's member: the given and family names, else the whole name (OpenID Connect's
+    `name`) as the first name; what it leaves out is left out."""
+    given = str(person.get("given_name") or "").strip()
+    family = str(person.get("family_name") or "").strip()
+    if not given and not family:
+        given = str(person.get("name") or "").strip()
+    names = {"first_name": given[:150], "last_name": family[:150]} if given or family else {}
+    email = str(person.get("email") or "").strip()[:254]
+    return names | ({"email": email} if email else {})
 
 
 def _user_of(platform: Platform, claims: dict) -> AbstractBaseUser:
     """The account of the platform's user: made at their first launch, without a password
     (they sign in through the LMS only); their name and email kept as the LMS gives them."""
-    sub = str(claims["sub"])
-    names = {
-        "first_name": str(claims.get("given_name", ""))[:150],
-        "last_name": str(claims.get("family_name", ""))[:150],
-        "email": str(claims.get("email", ""))[:254],
-    }
-    return _account(platform, sub, names)
+    return _account(platform, str(claims["sub"]), _names_of(claims))
 
 
 def _account(platform: Platform, sub: str, names: dict) -> AbstractBaseUser:
+    """The platform's user's account, made if new; the names it is given replace its own
+    (the first and last name together), one query more when they change."""
     identity = Identity.objects.select_related("user").filter(platform=platform, sub=sub).first()
     if identity is not None:
         user = identity.user
-        changed = [k for k, v in names.items() if v and getattr(user, k) != v]
+        changed = [k for k, v in names.items() if getattr(user, k) != v]
         if changed:
             for name in changed:
                 setattr(user, name, names[name])
@@ -393,14 +402,6 @@ class RosterFilled:
     left: int  # Who left the class as they left the course.
 
 
-def _member_names(member: dict) -> dict:
-    return {
-        "first_name": str(member.get("given_name", ""))[:150],
-        "last_name": str(member.get("family_name", ""))[:150],
-        "email": str(member.get("email", ""))[:254],
-    }
-
-
 def roster_fill(*, context: Context) -> RosterFilled:
     """The course's members from the platform (Names and Role Provisioning Services): each
     active one gets their account, learners join the class and instructors teach it; the
@@ -420,7 +421,7 @@ def roster_fill(*, context: Context) -> RosterFilled:
     with transaction.atomic():
         kept = []
         for member in active:
-            user = _account(context.platform, str(member["user_id"]), _member_names(member))
+            user = _account(context.platform, str(member["user_id"]), _names_of(member))
             _member(klass, user, [str(r) for r in member.get("roles", [])])
             kept.append(user.pk)
         gone = Identity.objects.filter(platform=context.platform).exclude(user__in=kept)

@@ -124,7 +124,7 @@ def test_the_roster_comes_from_the_platform(platform, live_server):
     )
     assert done.status_code == 200
     assert "Roster: 2 learners" in done.text
-    assert "grace-hopper.lti" in done.text
+    assert "Grace Hopper" in done.text and "grace-hopper.lti" not in done.text
     learners = Membership.objects.filter(klass=klass).values_list(
         "learner__lti_identity__sub", flat=True
     )
