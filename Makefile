@@ -11,9 +11,14 @@ CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 # and a newer Python, in a venv of its own.
 PYTHON_NEW ?= $(or $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.1[2-9]*/bin/python))),$(firstword $(shell command -v python3.13 python3.12)))
 VENV_NEW := .venv-django6
-# Production settings over plain HTTP on loopback, the private PostgreSQL cluster.
+# Production settings over plain HTTP on loopback, the private PostgreSQL cluster: nginx on
+# HOST:PORT in front of gunicorn on a unix socket, the client's address in X-Forwarded-For.
 SERVE_ENV = DEBUG=false HTTPS=false ALLOWED_HOSTS=$(HOST),localhost HOST=$(HOST) PORT=$(PORT) SITE_URL=http://$(HOST):$(PORT) \
+	GUNICORN_BIND=unix:$(CURDIR)/var/gunicorn.sock TRUSTED_PROXY_COUNT=1 \
 	SECRET_KEY=$$(cat var/secret_key) DATABASE_URL=$$(scripts/postgres url) $(EXTRA_ENV)
+# Debian's nginx, run as the user: its configuration (`manage.py proxy_config`), pid, logs and
+# buffers in var/nginx/.
+NGINX := /usr/sbin/nginx -p $(CURDIR)/var/nginx/ -c nginx.conf -e logs/error.log
 # The benchmark's learners start attempts far faster than people do: its server lifts the
 # limit on attempts started (a bench against URL= needs these settings in that server).
 BENCH_ENV := ATTEMPT_STARTS_PER_LEARNER_PER_HOUR=1000000000 ATTEMPT_STARTS_PER_ADDRESS_PER_HOUR=1000000000
@@ -50,7 +55,7 @@ run: $(VENV)/.installed $(CATALOGUES)
 # the newest Django 6. The browser tests (two thirds of a run's time) drive the production's
 # database, so they run in the PostgreSQL pass only: the other two passes run everything else.
 # The order is the same every run; `make test-random` shuffles it.
-test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
+test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS) /usr/sbin/nginx
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
@@ -66,27 +71,39 @@ test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
 # The suite on SQLite in a random order (pytest-randomly), to find a test that depends on what
 # ran before it. It prints the order's seed ("Using --randomly-seed=N"); SEED=N runs that
 # order again.
-test-random: $(VENV)/.installed $(CATALOGUES) $(BROWSER_TOOLS)
+test-random: $(VENV)/.installed $(CATALOGUES) $(BROWSER_TOOLS) /usr/sbin/nginx
 	@mkdir -p var
 	$(BIN)/pytest -p randomly $(if $(SEED),--randomly-seed=$(SEED)) $(PYTEST_ARGS)
 
-# The production-like site: PostgreSQL, production settings, gunicorn in the background.
-serve: $(VENV)/.installed $(CATALOGUES) var/secret_key
+# The production-like site: PostgreSQL, production settings, gunicorn in the background on a
+# unix socket, nginx in front of it on HOST:PORT (docs/deployment.md, "The proxy in front").
+serve: $(VENV)/.installed $(CATALOGUES) var/secret_key /usr/sbin/nginx
 	scripts/postgres start
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput
 	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput
 	$(SERVE_ENV) $(BIN)/python manage.py loaddemo
+	@mkdir -p var/nginx/logs var/nginx/temp
+	$(SERVE_ENV) $(BIN)/python manage.py proxy_config >var/nginx/nginx.conf
 	@if [ -s var/gunicorn.pid ] && kill -0 $$(cat var/gunicorn.pid) 2>/dev/null; then \
 	  kill -HUP $$(cat var/gunicorn.pid); echo "gunicorn was running: reloaded it"; \
 	else \
 	  $(SERVE_ENV) GUNICORN_CMD_ARGS="$(GUNICORN_DAEMON)" $(BIN)/gunicorn --config gunicorn.conf.py quizsite.wsgi; \
 	fi
+	@if [ -s var/nginx/nginx.pid ] && kill -0 $$(cat var/nginx/nginx.pid) 2>/dev/null; then \
+	  $(NGINX) -s reload && echo "nginx was running: reloaded it"; \
+	else \
+	  $(NGINX); \
+	fi
 	@$(WORKER_STOP)
 	$(SERVE_ENV) nohup $(BIN)/python manage.py db_worker >>var/worker.log 2>&1 & echo $$! >var/worker.pid
 	$(BIN)/python scripts/wait_for_http.py http://$(HOST):$(PORT)/healthz
-	@echo "Quizsite (production settings, PostgreSQL) is on http://$(HOST):$(PORT)/; make stop stops it. Logs: var/gunicorn.log, var/worker.log"
+	@echo "Quizsite (production settings, PostgreSQL) is on http://$(HOST):$(PORT)/ (nginx, gunicorn behind it on var/gunicorn.sock); make stop stops it. Logs: var/nginx/logs/, var/gunicorn.log, var/worker.log"
 
 stop:
+	@if [ -s var/nginx/nginx.pid ] && kill -0 $$(cat var/nginx/nginx.pid) 2>/dev/null; then \
+	  pid=$$(cat var/nginx/nginx.pid); kill -QUIT $$pid; \
+	  while kill -0 $$pid 2>/dev/null; do sleep 0.2; done; echo "nginx stopped"; \
+	fi
 	@if [ -s var/gunicorn.pid ] && kill -0 $$(cat var/gunicorn.pid) 2>/dev/null; then \
 	  pid=$$(cat var/gunicorn.pid); kill -TERM $$pid; \
 	  while kill -0 $$pid 2>/dev/null; do sleep 0.2; done; echo "gunicorn stopped"; \
@@ -94,7 +111,8 @@ stop:
 	@$(WORKER_STOP)
 	scripts/postgres stop
 
-# LEARNERS simulated learners for DURATION seconds against `make serve` (started, then stopped),
+# LEARNERS simulated learners for DURATION seconds against `make serve` (started, then stopped;
+# through its proxy, as learners reach it; the CPU counted is gunicorn's and PostgreSQL's),
 # or against URL=http://127.0.0.1:8000 (for example `make run` on SQLite) when given.
 bench: $(VENV)/.installed
 ifdef URL
@@ -127,6 +145,10 @@ lint: $(VENV)/.installed
 messages: $(VENV)/.installed
 	$(BIN)/python manage.py makemessages --all --no-obsolete --no-wrap --ignore=.venv --ignore=.venv-django6 --ignore=node_modules --ignore=var --ignore=tests
 
+
+# The proxy of `make serve`, which its tests (tests/quizsite/test_proxy.py) run too.
+/usr/sbin/nginx:
+	scripts/apt-install "The proxy of make serve and its tests" nginx
 
 /usr/bin/chromium:
 	scripts/apt-install "The browser tests" chromium

@@ -3,7 +3,11 @@
 import multiprocessing
 import os
 
-bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+# Where the proxy in front reaches it (GUNICORN_BIND: `make serve` gives a unix socket under
+# var/), else HOST:PORT (the compose file's web service, on its private network).
+bind = os.environ.get("GUNICORN_BIND") or (
+    f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+)
 # Sync workers, each with one database connection from its pool: a request spends most of
 # its time in Python, so one worker per core plus one to cover waits on the database.
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))

@@ -135,6 +135,7 @@ MIDDLEWARE = [
     else "csp.middleware.CSPMiddleware",
     "quizsite.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "quizsite.middleware.BodyLimitMiddleware",
     "quizsite.middleware.DatabaseUnavailableMiddleware",
     # An LTI session's pages in its LMS's iframe (between the CSP and the session: it reads
     # the session and changes the policy and the session's cookie).
@@ -393,6 +394,23 @@ MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
 SERVE_MEDIA = env_bool("SERVE_MEDIA", True)
 CONTENT_IMAGE_MAX_BYTES = int(os.environ.get("CONTENT_IMAGE_MAX_BYTES", 2 * 1024 * 1024))
+
+# The largest request body each part of the site takes, by path prefix (the longest that
+# matches counts): a larger one is refused with a 413 before any of it is read, by the proxy
+# in front (`manage.py proxy_config` writes these into its configuration) and by Django
+# itself, for a site run without it (quizsite.middleware.BodyLimitMiddleware). Learner and
+# instructor pages post short forms; the admin's forms a content image; its import page a
+# quiz file (quizzes.interchange's MAX_UPLOAD_BYTES, 50 MB), each with room for the form.
+REQUEST_BODY_LIMITS = {
+    "/": env_int("REQUEST_BODY_MAX_BYTES", 256 * 1024),
+    "/admin/": max(CONTENT_IMAGE_MAX_BYTES, 2_621_440) + 1024 * 1024,
+    "/admin/quizzes/quiz/import/": 51 * 1024 * 1024,
+}
+# Django's own limits behind it: the text fields of one request (a quiz's admin form is the
+# largest), and the size up to which an uploaded file stays in memory (a content image);
+# a larger one (an import) goes to a temporary file, removed when the request ends.
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_LIMITS["/admin/"]
+FILE_UPLOAD_MAX_MEMORY_SIZE = CONTENT_IMAGE_MAX_BYTES + 64 * 1024
 
 # Everything to standard error, where gunicorn (capture_output), Docker and systemd collect it;
 # a request's error says its method and path, and its traceback follows.

@@ -118,3 +118,14 @@ def test_the_image_runs_the_commands_of_make_serve():
     assert [c for c in docker if c not in serve] == []
     # make serve also loads the demo content; a real deployment keeps its own.
     assert [c for c in serve if c not in docker] == ["manage.py loaddemo"]
+
+
+def test_only_the_proxy_is_published_and_the_site_trusts_its_forwarded_address():
+    services = compose()["services"]
+    assert services["proxy"]["ports"] == ["127.0.0.1:8000:8000"]
+    assert "ports" not in services["web"]
+    assert services["proxy"]["depends_on"]["web"]["condition"] == "service_healthy"
+    assert services["web"]["environment"]["TRUSTED_PROXY_COUNT"] == "${TRUSTED_PROXY_COUNT:-1}"
+    assert services["proxy"]["build"]["target"] == "proxy"
+    assert {services[name]["build"]["target"] for name in ("web", "worker")} == {"web"}
+    assert "FROM debian:" in (ROOT / "Dockerfile").read_text()
