@@ -269,9 +269,9 @@ def _accept(platform: Platform, claims: dict, quiz: Quiz | None) -> Launched:
 
 def score_queue(*, attempt: Attempt) -> Score | None:
     """The outbox row of a finished attempt at an LTI assignment that has a line item, or may
-    have one made (the sender finds or makes it first): the
-    learner's grade at the assignment (by its grading method, as a percent) after it. None
-    for any other attempt. Queuing twice keeps one row."""
+    have one made (the sender finds or makes it first): the learner's grade at the assignment
+    (by its grading method, as a percent) after it. None for any other attempt. Queuing
+    twice keeps one row."""
     if attempt.assignment_id is None or attempt.completed_at is None:
         return None
     link = (
