@@ -85,15 +85,19 @@ def roster_entry(*, klass: Class, learner_id: int) -> RosterEntry | None:
     return entries[0] if entries else None
 
 
+def _name(username: str, first_name: str, last_name: str) -> str:
+    """A learner as rosters list them: their name (an LMS's account has the name the LMS
+    gave), else their username."""
+    return f"{first_name} {last_name}".strip() or username
+
+
 def _entries(memberships) -> list[RosterEntry]:
-    rows = memberships.order_by("learner__username", "learner_id").values(
-        "learner_id", "learner__username", "joined_at"
+    rows = memberships.order_by("learner__username", "learner_id").values_list(
+        "learner_id", "learner__username", "learner__first_name", "learner__last_name", "joined_at"
     )
     return [
-        RosterEntry(
-            learner_id=row["learner_id"], name=row["learner__username"], joined_at=row["joined_at"]
-        )
-        for row in rows
+        RosterEntry(learner_id=learner_id, name=_name(*names), joined_at=joined_at)
+        for learner_id, *names, joined_at in rows
     ]
 
 
@@ -199,14 +203,23 @@ def assignment_overrides(*, assignment: Assignment) -> list[OverrideEntry]:
     rows = assignment.overrides.order_by("learner__username").values_list(
         "learner_id",
         "learner__username",
+        "learner__first_name",
+        "learner__last_name",
         "extra_time",
         "extra_attempts",
         "given_by__username",
         "given_at",
     )
     return [
-        OverrideEntry(learner_id, name, int(extra.total_seconds() // 60), attempts, by or "", at)
-        for learner_id, name, extra, attempts, by, at in rows
+        OverrideEntry(
+            learner_id,
+            _name(username, first, last),
+            int(extra.total_seconds() // 60),
+            attempts,
+            by or "",
+            at,
+        )
+        for learner_id, username, first, last, extra, attempts, by, at in rows
     ]
 
 

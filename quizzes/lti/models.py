@@ -108,6 +108,9 @@ class Context(models.Model):
     )
     # The Names and Role Provisioning Service's roster of the course, when the platform gives it.
     memberships_url = models.URLField(_("memberships URL"), max_length=500, blank=True)
+    # When a launch last queued the roster's reading: a learner's launch queues it once an
+    # hour at most.
+    roster_asked_at = models.DateTimeField(_("roster asked for"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("LMS course")
@@ -132,6 +135,9 @@ class ResourceLink(models.Model):
     )
     # Where the link's scores go (Assignment and Grade Services), when the platform grades it.
     lineitem_url = models.URLField(_("line item URL"), max_length=500, blank=True)
+    # The course's line items, when the launch gave no line item of the link but may make one:
+    # the site finds the link's column there, or makes it, before its first score.
+    lineitems_url = models.URLField(_("line items URL"), max_length=500, blank=True)
 
     class Meta:
         verbose_name = _("LMS link")

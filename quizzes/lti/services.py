@@ -6,16 +6,18 @@ import hashlib
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.exception import LtiException
 from pylti1p3.grade import Grade
+from pylti1p3.lineitem import LineItem
 from pylti1p3.names_roles import NamesRolesProvisioningService
 from pylti1p3.service_connector import ServiceConnector
 from requests import RequestException
@@ -31,6 +33,7 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
 # Who teaches a course: its instructors and administrators (LIS roles, with the short forms
 # LTI 1.3 allows in a membership).
 TEACHING_ROLES = {
@@ -43,6 +46,10 @@ TEACHING_ROLES = {
 
 class NoQuiz(Exception):
     """The launch names no published quiz of the site."""
+
+
+class NoTarget(NoQuiz):
+    """The launch names no quiz at all: a link of the course to the site itself."""
 
 
 class NoContext(Exception):
@@ -62,15 +69,31 @@ class Launched:
     """What a launch made or found: who it signs in, and the assignment it opens, if any."""
 
     user: AbstractBaseUser
-    klass: Class
-    assignment: Assignment | None
+    context: Context
+    link: ResourceLink | None
     teaching: bool
+
+    @property
+    def klass(self) -> Class:
+        return self.context.klass
+
+    @property
+    def assignment(self) -> Assignment | None:
+        return None if self.link is None else self.link.assignment
+
+    @property
+    def lineitem_missing(self) -> bool:
+        """The link has no gradebook column yet, and the platform lets the site make one."""
+        link = self.link
+        return link is not None and not link.lineitem_url and bool(link.lineitems_url)
 
 
 def quiz_of(claims: dict) -> Quiz:
     """The published quiz a resource link targets: its `quiz` custom parameter, which deep
     linking sets, or which the instructor types in the LMS (quiz=<slug>)."""
-    slug = str((claims.get(CLAIM + "custom") or {}).get("quiz", ""))
+    slug = str((claims.get(CLAIM + "custom") or {}).get("quiz", "")).strip()
+    if not slug:
+        raise NoTarget
     quiz = Quiz.objects.filter(slug=slug, is_published=True).first()
     if quiz is None:
         raise NoQuiz
@@ -78,30 +101,39 @@ def quiz_of(claims: dict) -> Quiz:
 
 
 def _username(platform: Platform, sub: str, names: dict) -> str:
-    """Unique by its platform and a digest of the LMS's user id; readable by the name, which
-    rosters show: "grace-hopper.lti3.9f86d081884c7d65"."""
-    name = slugify(f"{names['first_name']} {names['last_name']}")[:60]
+    """Unique by its platform and a digest of the LMS's user id, readable by the name:
+    "grace-hopper.lti3.9f86d081884c7d65". Pages list the account by its name."""
+    name = slugify(f"{names.get('first_name', '')} {names.get('last_name', '')}")[:60]
     digest = hashlib.sha256(sub.encode()).hexdigest()[:16]
     return f"{name + '.' if name else ''}lti{platform.pk}.{digest}"
+
+
+def _names_of(person: dict) -> dict:
+    """An account's name and email as the platform gives them, in a launch's claims or a
+    roster's member: the given and family names, else the whole name (OpenID Connect's
+    `name`) as the first name; what it leaves out is left out."""
+    given = str(person.get("given_name") or "").strip()
+    family = str(person.get("family_name") or "").strip()
+    if not given and not family:
+        given = str(person.get("name") or "").strip()
+    names = {"first_name": given[:150], "last_name": family[:150]} if given or family else {}
+    email = str(person.get("email") or "").strip()[:254]
+    return names | ({"email": email} if email else {})
 
 
 def _user_of(platform: Platform, claims: dict) -> AbstractBaseUser:
     """The account of the platform's user: made at their first launch, without a password
     (they sign in through the LMS only); their name and email kept as the LMS gives them."""
-    sub = str(claims["sub"])
-    names = {
-        "first_name": str(claims.get("given_name", ""))[:150],
-        "last_name": str(claims.get("family_name", ""))[:150],
-        "email": str(claims.get("email", ""))[:254],
-    }
-    return _account(platform, sub, names)
+    return _account(platform, str(claims["sub"]), _names_of(claims))
 
 
 def _account(platform: Platform, sub: str, names: dict) -> AbstractBaseUser:
+    """The platform's user's account, made if new; the names it is given replace its own
+    (the first and last name together), one query more when they change."""
     identity = Identity.objects.select_related("user").filter(platform=platform, sub=sub).first()
     if identity is not None:
         user = identity.user
-        changed = [k for k, v in names.items() if v and getattr(user, k) != v]
+        changed = [k for k, v in names.items() if getattr(user, k) != v]
         if changed:
             for name in changed:
                 setattr(user, name, names[name])
@@ -152,23 +184,43 @@ def _member(klass: Class, user: AbstractBaseUser, roles: list[str]) -> bool:
     return False
 
 
+def _lineitems_of(claims: dict) -> tuple[str, str]:
+    """The link's line item, as the launch gives it; else the course's line items, where the
+    site may find or make it (their URL and the scope to make one)."""
+    ags = claims.get(AGS_CLAIM) or {}
+    lineitem = str(ags.get("lineitem", ""))
+    may_make = LINEITEM_SCOPE in (ags.get("scope") or [])
+    lineitems = str(ags.get("lineitems", "")) if may_make and not lineitem else ""
+    return lineitem, lineitems
+
+
 def _link_of(context: Context, claims: dict, quiz: Quiz, user) -> ResourceLink:
     link_id = str(claims[CLAIM + "resource_link"]["id"])
-    lineitem = str((claims.get(AGS_CLAIM) or {}).get("lineitem", ""))
+    lineitem, lineitems = _lineitems_of(claims)
     link = ResourceLink.objects.select_related("assignment").filter(
         context=context, link_id=link_id
     )
     found = link.first()
     if found is not None:
+        changed = {}
         if lineitem and found.lineitem_url != lineitem:
-            found.lineitem_url = lineitem
-            found.save(update_fields=["lineitem_url"])
+            changed["lineitem_url"] = lineitem
+        if lineitems and found.lineitems_url != lineitems:
+            changed["lineitems_url"] = lineitems
+        if changed:
+            for name, value in changed.items():
+                setattr(found, name, value)
+            found.save(update_fields=list(changed))
         return found
     assignment = Assignment.objects.create(
         klass=context.klass, quiz=quiz, created_by=user if teaches(roles_of(claims)) else None
     )
     return ResourceLink.objects.create(
-        context=context, link_id=link_id, assignment=assignment, lineitem_url=lineitem
+        context=context,
+        link_id=link_id,
+        assignment=assignment,
+        lineitem_url=lineitem,
+        lineitems_url=lineitems,
     )
 
 
@@ -178,14 +230,22 @@ def roles_of(claims: dict) -> list[str]:
 
 def launch_accept(*, platform: Platform, claims: dict) -> Launched:
     """Record what a checked resource link launch says: the account, the course's class and
-    the user's place in it, the link's assignment of its quiz. Raises NoQuiz or NoContext,
-    and then records nothing."""
-    quiz = quiz_of(claims)
+    the user's place in it, the link's assignment of its quiz. An instructor's launch of a
+    link to no quiz records their account and class, and no link. Raises NoContext, or for
+    a learner's launch of a link to no quiz NoQuiz (NoTarget if it names none), and then
+    records nothing."""
+    try:
+        quiz = quiz_of(claims)
+    except NoQuiz:
+        if not teaches(roles_of(claims)):
+            raise
+        quiz = None
     return _twice(lambda: _accept(platform, claims, quiz))
 
 
 def context_accept(*, platform: Platform, claims: dict) -> Launched:
-    """A deep linking launch: the instructor's account and the course's class, no link yet."""
+    """A deep linking launch: the instructor's account and the course's class, no link yet.
+    Raises NoContext."""
     return _twice(lambda: _accept(platform, claims, None))
 
 
@@ -204,24 +264,20 @@ def _accept(platform: Platform, claims: dict, quiz: Quiz | None) -> Launched:
     context = _class_of(platform, claims)
     teaching = _member(context.klass, user, roles_of(claims))
     link = None if quiz is None else _link_of(context, claims, quiz, user)
-    return Launched(
-        user=user,
-        klass=context.klass,
-        assignment=None if link is None else link.assignment,
-        teaching=teaching,
-    )
+    return Launched(user=user, context=context, link=link, teaching=teaching)
 
 
 def score_queue(*, attempt: Attempt) -> Score | None:
-    """The outbox row of a finished attempt at an LTI assignment that has a line item: the
-    learner's grade at the assignment (by its grading method, as a percent) after it. None
-    for any other attempt. Queuing twice keeps one row."""
+    """The outbox row of a finished attempt at an LTI assignment that has a line item, or may
+    have one made (the sender finds or makes it first): the learner's grade at the assignment
+    (by its grading method, as a percent) after it. None for any other attempt. Queuing
+    twice keeps one row."""
     if attempt.assignment_id is None or attempt.completed_at is None:
         return None
     link = (
         ResourceLink.objects.select_related("assignment", "context__platform")
         .filter(assignment=attempt.assignment_id)
-        .exclude(lineitem_url="")
+        .exclude(lineitem_url="", lineitems_url="")
         .first()
     )
     identity = Identity.objects.filter(user=attempt.user_id).first()
@@ -249,9 +305,42 @@ def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def link_lineitem(*, link_id: int) -> str:
+    """The URL of a link's line item (its gradebook column): the one its launch gave, else
+    the course's line item of the link's id (Assignment and Grade Services), else one made
+    for it, labelled with the quiz's title, out of 100. Kept on the link; the link's row is
+    locked meanwhile, so two workers make one column. Raises LtiException or
+    RequestException if the platform won't tell or make it."""
+    with transaction.atomic():
+        link = (
+            ResourceLink.objects.select_for_update(of=("self",))
+            .select_related("context__platform", "assignment__quiz")
+            .get(pk=link_id)
+        )
+        if link.lineitem_url or not link.lineitems_url:
+            return link.lineitem_url
+        service = AssignmentsGradesService(
+            _connector(link.context.platform),
+            {"scope": [LINEITEM_SCOPE, SCORE_SCOPE], "lineitems": link.lineitems_url},
+        )
+        wanted = (
+            LineItem()
+            .set_resource_link_id(link.link_id)
+            .set_label(link.assignment.quiz.title)
+            .set_score_maximum(100)
+        )
+        found = service.find_or_create_lineitem(wanted, find_by="resource_link_id")
+        url = str(found.get_id() or "")
+        if not url:
+            raise LtiException("The platform's line item has no id")
+        ResourceLink.objects.filter(pk=link.pk).update(lineitem_url=url)
+        return url
+
+
 def score_send(*, score: Score) -> bool:
-    """POST a pending score to its line item; whether the platform took it. A refusal or a
-    platform out of reach leaves it pending, with the error and one more try counted."""
+    """POST a pending score to its line item, found or made first if the launch gave none;
+    whether the platform took it. A refusal or a platform out of reach leaves it pending,
+    with the error and one more try counted."""
     link = score.link
     platform = link.context.platform
     grade = (
@@ -263,11 +352,11 @@ def score_send(*, score: Score) -> bool:
         .set_grading_progress("FullyGraded")
         .set_user_id(score.sub)
     )
-    service = AssignmentsGradesService(
-        _connector(platform),
-        {"scope": [SCORE_SCOPE], "lineitem": link.lineitem_url},
-    )
     try:
+        lineitem = link.lineitem_url or link_lineitem(link_id=link.pk)
+        service = AssignmentsGradesService(
+            _connector(platform), {"scope": [SCORE_SCOPE], "lineitem": lineitem}
+        )
         service.put_grade(grade)
     except (LtiException, RequestException, ValueError, KeyError) as error:
         log.warning("LTI score %s not taken by %s: %s", score.pk, platform, error)
@@ -288,24 +377,59 @@ def scores_send(*, limit: int = 500) -> tuple[int, int]:
     return sent, Score.objects.pending().count()
 
 
-def roster_fill(*, context: Context) -> int:
+# A learner's launch asks for the roster once an hour at most; an instructor's, each time.
+ROSTER_EVERY = timedelta(hours=1)
+
+
+def roster_due(*, context: Context, teaching: bool) -> bool:
+    """Whether a launch should queue the reading of the course's roster, which the platform
+    gives (Names and Role Provisioning Services): an instructor's launch always, a learner's
+    when no launch asked within the hour. Marks the time it asks; one query."""
+    if not context.memberships_url:
+        return False
+    now = timezone.now()
+    contexts = Context.objects.filter(pk=context.pk)
+    if not teaching:
+        contexts = contexts.filter(
+            Q(roster_asked_at=None) | Q(roster_asked_at__lte=now - ROSTER_EVERY)
+        )
+    return contexts.update(roster_asked_at=now) > 0
+
+
+@dataclass(frozen=True)
+class RosterFilled:
+    listed: int  # The members the platform listed, active or not.
+    left: int  # Who left the class as they left the course.
+
+
+def roster_fill(*, context: Context) -> RosterFilled:
     """The course's members from the platform (Names and Role Provisioning Services): each
-    gets their account, learners join the class and instructors teach it. How many members
-    the platform listed. Raises LtiException or RequestException if it can't be read."""
+    active one gets their account, learners join the class and instructors teach it; the
+    platform's accounts in the class that it no longer lists as active (gone from the course,
+    or Inactive) leave it, their attempts kept. A list without any active member changes
+    nothing: a course has its instructor at least. Raises LtiException or RequestException
+    if the roster can't be read."""
     service = NamesRolesProvisioningService(
         _connector(context.platform),
         {"context_memberships_url": context.memberships_url},
     )
     members = service.get_members()
+    active = [m for m in members if m.get("status", "Active") == "Active"]
+    if not active:
+        return RosterFilled(listed=len(members), left=0)
+    klass = context.klass
     with transaction.atomic():
-        for member in members:
-            if member.get("status", "Active") != "Active":
-                continue
-            names = {
-                "first_name": str(member.get("given_name", ""))[:150],
-                "last_name": str(member.get("family_name", ""))[:150],
-                "email": str(member.get("email", ""))[:254],
-            }
-            user = _account(context.platform, str(member["user_id"]), names)
-            _member(context.klass, user, [str(r) for r in member.get("roles", [])])
-    return len(members)
+        kept = []
+        for member in active:
+            user = _account(context.platform, str(member["user_id"]), _names_of(member))
+            _member(klass, user, [str(r) for r in member.get("roles", [])])
+            kept.append(user.pk)
+        gone = Identity.objects.filter(platform=context.platform).exclude(user__in=kept)
+        left, _rows = Membership.objects.filter(
+            klass=klass, learner__in=gone.values("user")
+        ).delete()
+        teaching = Class.instructors.through.objects.filter(
+            class_id=klass.pk, user__in=gone.values("user")
+        )
+        left += teaching.delete()[0]
+    return RosterFilled(listed=len(members), left=left)

@@ -26,7 +26,7 @@ from quizzes.learning.services import AssignmentRefused, assignment_attempt_star
 from quizzes.lti import services
 from quizzes.lti.middleware import SESSION_FRAMED_BY
 from quizzes.lti.models import Context, Platform, Score, ToolKey
-from quizzes.lti.tasks import scores_deliver
+from quizzes.lti.tasks import lineitem_make, roster_bring, scores_deliver
 from quizzes.lti.tool import Launch, Login, LtiException, ToolConf, storage
 from quizzes.models import Class, Quiz
 
@@ -94,6 +94,14 @@ CHECK_FAILED = _lazy(
 NO_QUIZ = _lazy(
     "This activity links to no quiz of the site: ask your instructor to choose its quiz again."
 )
+NO_QUIZ_YET = _lazy(
+    "Your instructor has not chosen a quiz for this activity yet: come back to it once they have."
+)
+NO_QUIZ_TAUGHT = _lazy(
+    "This activity of your course links to no quiz of the site, so its learners see none. "
+    "Choose one by editing the activity in the LMS (its content selection), or give it the "
+    "custom parameter quiz=<the quiz's slug>; the class's own assignments are here."
+)
 
 
 @csrf_exempt
@@ -101,7 +109,8 @@ NO_QUIZ = _lazy(
 def launch(request: HttpRequest) -> HttpResponse:
     """The platform's signed launch. Nothing is recorded unless its id_token is the
     platform's, unexpired, for this tool's client and a known deployment, and its nonce new;
-    nor when it names no quiz, or asks a learner to pick quizzes."""
+    nor when a learner's names no quiz, or asks a learner to pick quizzes. An instructor's
+    launch of a link to no quiz opens the class's page."""
     message = Launch(request, ToolConf())
     try:
         message.validate()
@@ -126,6 +135,8 @@ def _launched(request: HttpRequest, message: Launch, claims: dict) -> HttpRespon
             made = services.launch_accept(platform=message.platform, claims=claims)
         else:
             return _refused(request, _("The site does not take this kind of LTI message."), 400)
+    except services.NoTarget:
+        return _refused(request, NO_QUIZ_YET, 404)
     except services.NoQuiz:
         return _refused(request, NO_QUIZ, 404)
     except services.NoContext:
@@ -134,10 +145,16 @@ def _launched(request: HttpRequest, message: Launch, claims: dict) -> HttpRespon
     request.session[SESSION_FRAMED_BY] = _origin(message.platform.auth_login_url)
     if Score.objects.pending().exists():  # The scores a platform refused before: again.
         scores_deliver.enqueue()
+    if services.roster_due(context=made.context, teaching=made.teaching):
+        roster_bring.enqueue(context_id=made.context.pk)
+    if made.lineitem_missing:
+        lineitem_make.enqueue(link_id=made.link.pk)
     if deep_linking:
         request.session[SESSION_DEEP_LINK] = message.get_launch_id()
         return redirect("lti_deep_link")
     if made.teaching:
+        if made.link is None:  # A link of the course to no quiz: the class, and why.
+            messages.warning(request, NO_QUIZ_TAUGHT)
         return redirect(made.klass)
     try:
         attempt = assignment_attempt_start(assignment=made.assignment, user=made.user)
@@ -216,7 +233,7 @@ def roster_fill(request: HttpRequest, class_id: int) -> HttpResponse:
     if context is None:
         raise Http404(_("There is no class of yours from an LMS at this address."))
     try:
-        count = services.roster_fill(context=context)
+        filled = services.roster_fill(context=context)
     except (LtiException, RequestException, KeyError, ValueError) as error:
         log.warning("LTI roster of %s not read: %s", context, error)
         messages.error(request, _("The LMS did not give the roster; try again later."))
@@ -226,8 +243,18 @@ def roster_fill(request: HttpRequest, class_id: int) -> HttpResponse:
         ngettext(
             "The LMS listed %(count)d member; the roster follows it.",
             "The LMS listed %(count)d members; the roster follows it.",
-            count,
+            filled.listed,
         )
-        % {"count": count},
+        % {"count": filled.listed},
     )
+    if filled.left:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)d member who left the course left the class; their attempts stay.",
+                "%(count)d members who left the course left the class; their attempts stay.",
+                filled.left,
+            )
+            % {"count": filled.left},
+        )
     return redirect(context.klass)

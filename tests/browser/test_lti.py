@@ -1,15 +1,21 @@
 """An LMS's course page frames the tool: the launch posts itself in the iframe, the learner
 takes the quiz there in the launch's language, and the LMS receives the score."""
 
+import re
+from datetime import timedelta
+
 import pytest
+import requests
 from django.core.management import call_command
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from quizzes.lti.models import Platform
-from quizzes.models import Attempt
-from tests.browser.helpers import t
+from quizzes.models import Assignment, Attempt
+from tests.browser.helpers import LANGUAGES, t
 from tests.factories import make_quiz
-from tests.lti.platform import LmsPlatform
+from tests.lti.conftest import launch
+from tests.lti.platform import INSTRUCTOR, LmsPlatform
 
 
 @pytest.fixture
@@ -79,3 +85,45 @@ def test_a_refused_launch_shows_why(page: Page, lms, live_server, nu_checker):
     tool = page.frame_locator("iframe[name=tool]")
     expect(tool.get_by_role("alert")).to_contain_text("links to no quiz of the site")
     assert nu_checker.errors(page.frame(name="tool").content()) == []
+
+
+def _timed_link(lms, live_server, minutes: int = 10):
+    """The course's link to a quiz, made by its instructor's launch, then given a time limit
+    on the class's assignment; the learner's launch is the browser's."""
+    quiz = make_quiz(questions=2)
+    claims = lms.claims(sub="teacher", roles=[INSTRUCTOR], quiz=quiz.slug)
+    assert launch(requests.Session(), lms, live_server.url, claims).status_code == 200
+    Assignment.objects.update(time_limit=timedelta(minutes=minutes))
+    return quiz
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_timed_assignment_counts_down_in_the_lms_frame(page: Page, lms, live_server, lang):
+    quiz = _timed_link(lms, live_server)
+    lms.launches["learner"] = lms.claims(sub="learner", quiz=quiz.slug, locale=lang)
+    page.goto(f"{lms.url}/course?tool={live_server.url}&hint=learner")
+    tool = page.frame_locator("iframe[name=tool]")
+    prompt = "Question 1 prompt" if lang == "en" else "Énoncé de la question 1"
+    expect(tool.get_by_text(prompt)).to_be_visible()
+    left = t(lang, "Time left: %(time)s", time="")
+    expect(tool.locator("#countdown")).to_contain_text(re.compile(re.escape(left) + r"(9:5|10:0)"))
+    attempt = Attempt.objects.get()
+    assert attempt.deadline == attempt.started_at + timedelta(minutes=10)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("context_options", [{"java_script_enabled": False}])
+def test_without_the_script_the_frame_shows_the_deadline(page: Page, lms, live_server, lang):
+    quiz = _timed_link(lms, live_server)
+    lms.launches["learner"] = lms.claims(sub="learner", quiz=quiz.slug, locale=lang)
+    page.goto(f"{lms.url}/course?tool={live_server.url}&hint=learner")
+    tool = page.frame_locator("iframe[name=tool]")
+    tool.get_by_role("button", name="Continue").click()  # The LMS's launch form, unscripted.
+    countdown = tool.locator("#countdown")
+    expect(countdown).to_contain_text(
+        t(lang, "Answers are taken until %(date)s %(time)s", date="", time="").split()[0]
+    )
+    attempt = Attempt.objects.get()
+    expect(countdown).to_contain_text(timezone.localtime(attempt.deadline).strftime("%H:%M:%S"))
+    assert attempt.deadline == attempt.started_at + timedelta(minutes=10)
+    assert attempt.language == lang

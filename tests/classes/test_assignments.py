@@ -171,13 +171,18 @@ def test_rules_changed_once_attempts_exist_are_kept_in_the_history(
 def test_an_override_is_given_and_shown_with_who_gave_it(teacher, klass, quiz, learner):
     assignment = assign(klass, quiz, time_limit=timedelta(minutes=10))
     signed_in(learner).post(start_url(assignment))
+    learner.first_name, learner.last_name = "Grace", "Hopper"  # Listed by name.
+    learner.save()
     url = f"/en/classes/{klass.pk}/assignments/{assignment.pk}/overrides/"
     form = {"learner": learner.pk, "extra_time": "15", "extra_attempts": "1"}
     response = teacher.post(url, form, follow=True)
     override = Override.objects.get()
     assert (override.extra_time, override.extra_attempts) == (timedelta(minutes=15), 1)
     assert override.given_by.username == "teacher"
-    assert 'class="override-row"' in response.content.decode()
+    page = response.content.decode()
+    assert 'class="override-row"' in page
+    row = page[page.index('class="override-row"') :]
+    assert row[: row.index("</li>")].count("Grace Hopper") == 1
     attempt = Attempt.objects.get(assignment=assignment)
     assert attempt.deadline == attempt.started_at + timedelta(minutes=25)
 

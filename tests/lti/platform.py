@@ -1,7 +1,8 @@
 """A small LTI 1.3 platform (an LMS's end) on loopback, over real HTTP in a thread: its own
 keys and JWKS, the OIDC authorization endpoint that signs launches, the token endpoint that
-checks the tool's signed assertion against the tool's JWKS, an AGS line item that keeps the
-scores it takes, and an NRPS roster. Built on jwcrypto and PyJWT, as an LMS would be."""
+checks the tool's signed assertion against the tool's JWKS, the course's AGS line items
+(listed, made) that keep the scores they take, and an NRPS roster. Built on jwcrypto and
+PyJWT, as an LMS would be."""
 
 import html
 import json
@@ -34,7 +35,10 @@ class LmsPlatform:
         self.tool_jwks_url = ""
         self.scores: list[dict] = []
         self.refuse_scores = False
+        self.lineitems: list[dict] = []  # The course's gradebook columns, as AGS shows them.
+        self.refuse_lineitems = False
         self.members: list[dict] = []
+        self.refuse_roster = False
         self.tokens: set[str] = set()
         self.launches: dict[str, dict] = {}  # login_hint: the claims the next launch carries
         self.deep_link_responses: list[dict] = []
@@ -95,10 +99,15 @@ class LmsPlatform:
             CLAIM + "context": {"id": context, "title": "Data parallelism 101", "label": "DP101"},
             CLAIM + "resource_link": {"id": link, "title": "Quiz"},
             CLAIM + "launch_presentation": {"locale": locale, "document_target": "iframe"},
+            # A link without a column of its own (lineitem=""): the course's columns only.
             "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": {
-                "scope": ["https://purl.imsglobal.org/spec/lti-ags/scope/score"],
-                "lineitem": self.lineitem_url(lineitem),
-            },
+                "scope": [
+                    "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
+                    "https://purl.imsglobal.org/spec/lti-ags/scope/score",
+                ],
+                "lineitems": self.url + "/lineitems",
+            }
+            | ({"lineitem": self.lineitem_url(lineitem)} if lineitem else {}),
             "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
                 "context_memberships_url": self.url + "/memberships",
                 "service_versions": ["2.0"],
@@ -195,6 +204,8 @@ class LmsPlatform:
                 if parts.path == "/memberships":
                     if not platform._check_bearer(self):
                         return self._send(401, "{}")
+                    if platform.refuse_roster:
+                        return self._send(503, '{"error": "down for maintenance"}')
                     body = {
                         "id": parts.path,
                         "context": {"id": "course-1"},
@@ -207,6 +218,20 @@ class LmsPlatform:
                     )
                 if parts.path == "/course":
                     return self._course(query)
+                if parts.path == "/lineitems":
+                    if not platform._check_bearer(self):
+                        return self._send(401, "{}")
+                    if platform.refuse_lineitems:
+                        return self._send(503, '{"error": "down for maintenance"}')
+                    link = query.get("resource_link_id")
+                    items = [
+                        item
+                        for item in platform.lineitems
+                        if link is None or item.get("resourceLinkId") == link
+                    ]
+                    return self._send(
+                        200, json.dumps(items), "application/vnd.ims.lis.v2.lineitemcontainer+json"
+                    )
                 return self._send(404, "{}")
 
             def _course(self, query):
@@ -256,6 +281,16 @@ class LmsPlatform:
                         json.dumps(
                             {"access_token": token, "token_type": "Bearer", "expires_in": 3600}
                         ),
+                    )
+                if parts.path == "/lineitems":
+                    if not platform._check_bearer(self):
+                        return self._send(401, "{}")
+                    if platform.refuse_lineitems:
+                        return self._send(503, '{"error": "down for maintenance"}')
+                    made = {**form, "id": platform.lineitem_url(f"made-{len(platform.lineitems)}")}
+                    platform.lineitems.append(made)
+                    return self._send(
+                        201, json.dumps(made), "application/vnd.ims.lis.v2.lineitem+json"
                     )
                 if parts.path.startswith("/lineitems/") and parts.path.endswith("/scores"):
                     if not platform._check_bearer(self):

@@ -231,3 +231,26 @@ def test_a_second_launch_resumes_the_attempt_in_progress(platform, live_server):
     again = launch(session, platform, live_server.url, claims)
     assert again.url == first.url
     assert Attempt.objects.count() == 1 and Class.objects.count() == 1
+
+
+@pytest.mark.parametrize("target", [{}, {"quiz": ""}, {"quiz": "nope"}])
+def test_an_instructors_launch_of_a_link_to_no_quiz_opens_the_class(platform, live_server, target):
+    session = requests.Session()
+    claims = platform.claims(sub="teacher", roles=[INSTRUCTOR])
+    claims["https://purl.imsglobal.org/spec/lti/claim/custom"] = target
+    page = launch(session, platform, live_server.url, claims)
+
+    klass = Context.objects.get().klass
+    assert page.status_code == 200 and page.url.endswith(klass.get_absolute_url())
+    assert "This activity of your course links to no quiz of the site" in page.text
+    assert "quiz=&lt;the quiz&#x27;s slug&gt;" in page.text
+    assert klass.instructors.get() == Identity.objects.get(sub="teacher").user
+    assert not Assignment.objects.exists() and not ResourceLink.objects.exists()
+
+
+def test_a_learners_launch_of_a_link_to_no_quiz_says_so(platform, live_server):
+    claims = platform.claims(sub="learner", locale="fr")
+    page = launch(requests.Session(), platform, live_server.url, claims)
+    assert page.status_code == 404
+    assert "Votre formateur n’a pas encore choisi" in page.text
+    assert_nothing_recorded()

@@ -47,9 +47,10 @@ def test_a_returning_learners_launch_is_flat_in_the_course_size(lms, learners):
 # The returning learner's: the login's state and nonce (read, kept, used: 15 with their
 # savepoints), the platform and the tool's key, the quiz, the account, the class, the
 # membership, the link (4 with the savepoints), the session, signing in (axes' check and
-# log, last_login), whether scores wait, the attempt in progress as the learner's Start
+# log, last_login), whether scores wait, whether the roster is due (the hour's mark, one
+# update), the attempt in progress as the learner's Start
 # finds it (6: the membership, overdue attempts submitted, the attempt read, with their
 # savepoints), the session saved (3). A first launch makes the account, membership and
 # attempt besides.
-FIRST_LAUNCH = 51
-RETURNING_LAUNCH = 40
+FIRST_LAUNCH = 52
+RETURNING_LAUNCH = 41

@@ -124,13 +124,22 @@ def test_the_roster_comes_from_the_platform(platform, live_server):
     )
     assert done.status_code == 200
     assert "Roster: 2 learners" in done.text
-    assert "grace-hopper.lti" in done.text
+    assert "Grace Hopper" in done.text and "grace-hopper.lti" not in done.text
     learners = Membership.objects.filter(klass=klass).values_list(
         "learner__lti_identity__sub", flat=True
     )
     assert sorted(learners) == ["m-1", "m-2"]
     assert not Identity.objects.filter(sub="gone").exists()
     assert list(klass.instructors.values_list("lti_identity__sub", flat=True)) == ["teacher"]
+
+    platform.members = platform.members[:2]  # m-2 left the course.
+    again = session.post(
+        live_server.url + f"/lti/classes/{klass.pk}/roster/",
+        data={"csrfmiddlewaretoken": csrf(page)},
+        headers={"Referer": page.url},
+    )
+    assert "1 member who left the course left the class; their attempts stay." in again.text
+    assert "Roster: 1 learner" in again.text
 
 
 def test_only_the_class_instructor_fills_its_roster(platform, live_server):
