@@ -46,6 +46,7 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 
+from quizzes.kinds.base import CHOICES_END
 from quizzes.learning.forms import AnswerForm
 from quizzes.learning.selectors import QuizStatus
 from quizzes.models import score_percent
@@ -61,9 +62,7 @@ ACTIONS_MARK = mark_safe("\x00actions\x00")
 LIFETIME = 3600  # Seconds; a part's content moves its key anyway.
 
 # Where each choice's block starts in a part kept in the question's order, and where the last
-# one ends (quizzes/learning/templatetags/kept.py).
-CHOICE_MARK = "\x00choice:{}\x00"
-CHOICES_END = "\x00choices\x00"
+# one ends (quizzes/kinds/base.py; quizzes/learning/templatetags/kept.py).
 _CHOICE_LIST = re.compile("\x00choice:\\d+\x00.*?\x00choices\x00", re.DOTALL)
 _CHOICE_BLOCK = re.compile("\x00choice:(\\d+)\x00")
 # Where a kept part has the parts it holds that differ more than it does (an answer's review,
