@@ -7,7 +7,8 @@ An anonymous learner takes the demo quiz through Django's WSGI handler, as bench
 learners do over HTTP, on both paths (with the page's script: Start's POST, then one POST an
 answer, whose response has what follows; without: Start, then the question, the POST and the
 feedback, then the results), and cProfile counts the function calls of each
-kind of request. The same for /healthz, the unit the load benchmark compares with.
+kind of request, and each answer's with the script by its question's kind. The same for
+/healthz, the unit the load benchmark compares with.
 """
 
 import cProfile
@@ -37,6 +38,7 @@ from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from bench import answer_value  # noqa: E402  (bench/bench.py, beside this script)
+from quizzes.models import Quiz  # noqa: E402
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 QUIZ = "/en/quizzes/data-parallelism-quiz/"
@@ -46,6 +48,7 @@ class Learner:
     def __init__(self, app: WSGIHandler) -> None:
         self.app, self.cookies, self.token = app, {}, ""
         self.calls: dict[str, list[int]] = defaultdict(list)
+        self.answers: dict[int, list[int]] = defaultdict(list)  # By question number.
 
     def request(self, kind: str, method: str, path: str, form: str = "", accept="text/html"):
         body = form.encode()
@@ -96,6 +99,8 @@ class Learner:
                 _, reply = self.request(
                     "answer", "POST", following["url"], form, "application/json"
                 )
+                number = int(following["url"].rstrip("/").rsplit("/", 1)[1])
+                self.answers[number].append(self.calls["answer"][-1])
                 following = json.loads(reply)["next"]
             return steps
         path, _ = self.request("start", "POST", f"{QUIZ}start/", form)
@@ -118,6 +123,8 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("loaddemo", stdout=io.StringIO())
     app = WSGIHandler()
+    quiz = Quiz.objects.get(slug=QUIZ.strip("/").rsplit("/", 1)[1])
+    kinds = dict(enumerate(quiz.questions.values_list("kind", flat=True), 1))
     health = Learner(app)
     for _ in range(100):
         health.request("/healthz", "GET", "/healthz")
@@ -128,6 +135,7 @@ def main() -> None:
         for _ in range(2):  # Warm the kept content and parts up: the first and the next.
             learner.take_quiz(scripted)
         learner.calls.clear()
+        learner.answers.clear()
         steps = sum(learner.take_quiz(scripted) for _ in range(5))
         total = sum(sum(calls) for calls in learner.calls.values())
         requests = sum(len(calls) for calls in learner.calls.values())
@@ -139,6 +147,12 @@ def main() -> None:
         for kind, calls in learner.calls.items():
             each = sum(calls) / len(calls)
             print(f"  {kind:<10} {len(calls) / 5:4.1f} a quiz, {each:7,.0f} calls")
+        if scripted:  # Each answer's reply has what follows: the last one's, the results.
+            for number, calls in sorted(learner.answers.items()):
+                print(
+                    f"    answer to question {number:>2} ({kinds[number]}):"
+                    f" {min(calls):,} to {max(calls):,} calls"
+                )
 
 
 if __name__ == "__main__":

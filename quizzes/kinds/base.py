@@ -44,6 +44,12 @@ from xml.etree import ElementTree as ET
 from django import forms
 from django.utils.functional import Promise
 
+# Where each choice's block starts in a list of choices a kind's template marks
+# (`marks_choices`), and where the list's last block ends: the learner pages' kept parts
+# (quizzes/learning/parts.py) move the blocks into an attempt's order and take the marks out.
+CHOICE_MARK = "\x00choice:{}\x00"
+CHOICES_END = "\x00choices\x00"
+
 
 @dataclass(frozen=True)
 class EditedChoice:

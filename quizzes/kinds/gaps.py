@@ -275,6 +275,7 @@ class Gaps(Kind):
     by_picks = False
     in_gift = False  # GIFT has no embedded answers.
     fills_prompt = True
+    marks_choices = True  # Each gap's options (quizzes/templatetags/gaps.py: gap_prompt).
     input_template = "quizzes/_gap_inputs.html"
     review_template = "quizzes/_gap_review.html"
     moodle_type = "cloze"  # Moodle's XML export names its multianswer questions so.

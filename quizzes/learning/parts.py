@@ -46,6 +46,7 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 
+from quizzes.kinds.base import CHOICES_END
 from quizzes.learning.forms import AnswerForm
 from quizzes.learning.selectors import QuizStatus
 from quizzes.models import score_percent
@@ -61,11 +62,12 @@ ACTIONS_MARK = mark_safe("\x00actions\x00")
 LIFETIME = 3600  # Seconds; a part's content moves its key anyway.
 
 # Where each choice's block starts in a part kept in the question's order, and where the last
-# one ends (quizzes/learning/templatetags/kept.py).
-CHOICE_MARK = "\x00choice:{}\x00"
-CHOICES_END = "\x00choices\x00"
+# one ends (quizzes/kinds/base.py; quizzes/learning/templatetags/kept.py).
 _CHOICE_LIST = re.compile("\x00choice:\\d+\x00.*?\x00choices\x00", re.DOTALL)
 _CHOICE_BLOCK = re.compile("\x00choice:(\\d+)\x00")
+# Where a kept part has the parts it holds that differ more than it does (an answer's review,
+# the results' lines): each learner's copy puts them in, each kept on its own.
+INNER_MARK = "\x00inner:{}\x00"
 
 
 # Kept content is shared and never changes (quizzes/snapshots.py): each object's digest is
@@ -349,14 +351,13 @@ class _ShowsChoices:
 
     def shared(self) -> Part:
         question = self.question
-        if not question.type.marks_choices or self.choices == question.choices:
+        if not question.type.marks_choices or self.choices in ((), question.choices):
             return self
-        picked = {choice.pk for choice in self.picked}
-        return dataclasses.replace(
-            self,
-            choices=question.choices,
-            picked=tuple(choice for choice in question.choices if choice.pk in picked),
-        )
+        fields = {"choices": question.choices}
+        if "picked" in self.__dataclass_fields__:
+            picked = {choice.pk for choice in self.picked}
+            fields["picked"] = tuple(choice for choice in question.choices if choice.pk in picked)
+        return dataclasses.replace(self, **fields)
 
     def arranged(self, html: str) -> str:
         if CHOICES_END not in html:
@@ -366,20 +367,69 @@ class _ShowsChoices:
 
 
 def _in_order(marked: str, order: list[int]) -> str:
-    """A marked list of choices' blocks, unmarked, in `order` (their ids)."""
+    """A marked list of choices' blocks, unmarked, in `order` (their ids): those of `order`
+    it holds (a gaps question has a list for each gap)."""
     pieces = _CHOICE_BLOCK.split(marked.removesuffix(CHOICES_END))
     blocks = dict(zip(map(int, pieces[1::2]), pieces[2::2], strict=True))
-    return "".join(blocks[pk] for pk in order)
+    return "".join(blocks[pk] for pk in order if pk in blocks)
+
+
+class _HoldsParts:
+    """A part whose fields `inner` hold other parts (each kept on its own), or tuples of
+    them: kept with a mark in place of each, which each learner's copy fills in with the
+    inner parts' kept HTML. So that it is shared by every learner who sees the same of it
+    but for those parts (the results of two attempts with the same score, a question's
+    feedback but for the review of the answer)."""
+
+    inner: ClassVar[tuple[str, ...]]
+
+    def shared(self) -> Part:
+        shared = super().shared()
+        marks = {
+            name: mark_safe(INNER_MARK.format(name))
+            for name in self.inner
+            if getattr(self, name) is not None
+        }
+        for name, mark in marks.items():
+            if isinstance(getattr(self, name), tuple):
+                marks[name] = (mark,)
+        return dataclasses.replace(shared, **marks)
+
+    def arranged(self, html: str) -> str:
+        html = super().arranged(html)
+        for name in self.inner:
+            mark = INNER_MARK.format(name)
+            if mark in html:
+                value = getattr(self, name)
+                parts = value if isinstance(value, tuple) else (value,)
+                html = html.replace(mark, "".join(_kept_html(part) for part in parts))
+        return html
 
 
 @dataclasses.dataclass(frozen=True)
-class StepPart(_ShowsChoices, Part):
+class AnswerReview(_ShowsChoices, Part):
+    """templates/quizzes/_answer_review.html: the review of an answer (its kind's) and the
+    question's explanation, under its feedback and in the results, which share it."""
+
+    name = "answer-review"
+    template = "quizzes/_answer_review.html"
+
+    question: QuestionContent
+    choices: tuple[ChoiceContent, ...]  # In the attempt's order.
+    picked: tuple[ChoiceContent, ...]
+    response: str | None  # A typed answer (Answer.response).
+    is_correct: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class StepPart(_HoldsParts, _ShowsChoices, Part):
     """templates/quizzes/_step.html for a question of an attempt: its form, or its feedback
     once answered, or why it takes no answer. A refused answer's part (its `form`'s error,
     the `checked` picks ticked again) or one with a `notice` is made anew."""
 
     name = "step-part"
     template = "quizzes/_step.html"
+    inner = ("review",)
 
     quiz: QuizContent
     attempt_kind: str
@@ -388,10 +438,9 @@ class StepPart(_ShowsChoices, Part):
     total: int
     answered_count: int
     question: QuestionContent
-    choices: tuple[ChoiceContent, ...]  # In the attempt's order.
+    choices: tuple[ChoiceContent, ...]  # In the attempt's order; none once answered.
     answered: bool
-    picked: tuple[ChoiceContent, ...]
-    response: str | None  # A numerical answer's number (Answer.response).
+    review: AnswerReview | None  # Once answered.
     is_correct: bool
     credit: Decimal  # The answer's (Answer.credit): above 0 but not 1, it is partly right.
     closed: str | None
@@ -433,28 +482,28 @@ class SummaryItem(Part):
 
 
 @dataclasses.dataclass(frozen=True)
-class ReviewItem(_ShowsChoices, Part):
+class ReviewItem(_HoldsParts, Part):
     """templates/quizzes/_review_item.html: a question's review in the results."""
 
     name = "review-item"
     template = "quizzes/_review_item.html"
+    inner = ("review",)
 
     number: int
     question: QuestionContent
-    choices: tuple[ChoiceContent, ...]  # In the attempt's order.
-    picked: tuple[ChoiceContent, ...]
-    response: str | None  # A numerical answer's number (Answer.response).
+    review: AnswerReview
     is_correct: bool
     credit: Decimal
 
 
 @dataclasses.dataclass(frozen=True)
-class ResultsPart(Part):
+class ResultsPart(_HoldsParts, Part):
     """templates/quizzes/_results.html: the score, a line per question and the reviews (each a
     part of its own, kept and shared apart)."""
 
     name = "results"
     template = "quizzes/_results.html"
+    inner = ("summary", "review")
 
     quiz: QuizContent
     attempt: ScoredAttempt
@@ -476,6 +525,7 @@ PARTS: tuple[type[Part], ...] = (
     QuizActions,
     QuizPage,
     StepPart,
+    AnswerReview,
     SummaryItem,
     ReviewItem,
     ResultsPart,

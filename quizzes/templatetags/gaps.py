@@ -6,6 +6,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from quizzes.kinds.base import CHOICE_MARK, CHOICES_END
 from quizzes.kinds.gaps import MAX_TYPED, filled, gap_answers, of_gap
 from quizzes.kinds.numerical import Numerical
 from quizzes.kinds.short_answer import shown_answer
@@ -44,15 +45,23 @@ def gap_prompt(question, choices, checked, errors=None) -> SafeString:
         error = mark_safe(' aria-invalid="true" aria-describedby="choice-error"' if invalid else "")
         kind = question.gaps[number - 1]
         if kind == SingleChoice.name:
+            # Each option marked as its choice's block (quizzes/kinds/base.py), which a
+            # kept step part moves into the attempt's order.
             options = format_html_join(
                 "",
-                '<option value="{}"{}>{}</option>',
+                '{}<option value="{}"{}>{}</option>',
                 (
-                    (choice.pk, mark_safe(" selected") if str(choice.pk) == value else "", text)
+                    (
+                        mark,
+                        choice.pk,
+                        mark_safe(" selected") if str(choice.pk) == value else "",
+                        text,
+                    )
                     for choice in of_gap(choices, number)
+                    for mark in [mark_safe(CHOICE_MARK.format(choice.pk))]
                     for text in [plain_title(str(choice.text))]
                 ),
-            )
+            ) + mark_safe(CHOICES_END)
             inputs[number] = format_html(
                 '<select class="gap-input" name="choice" id="gap-{}" aria-label="{}"{}>'
                 '<option value="">{}</option>{}</select>',

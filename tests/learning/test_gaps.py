@@ -6,8 +6,11 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.core.cache import caches
 
 from quizzes.kinds.gaps import blanks
+from quizzes.learning.parts import Part, StepPart
+from quizzes.learning.selectors import Learner, attempt_for_learner
 from quizzes.learning.services import answers_regrade
 from quizzes.markup.rendering import render
 from quizzes.models import Answer, Choice
@@ -190,3 +193,31 @@ def test_the_results_review_each_gap(client, cloze):
     assert "<span>diffusion</span>" in page
     assert "Une diffusion envoie" not in page  # No French feedback: the English one shows.
     assert "A broadcast sends, it does not sum." in page
+
+
+def test_a_shuffled_gap_s_options_show_in_each_attempt_s_order_from_one_kept_part(
+    client, cloze, monkeypatch
+):
+    """The step part is kept with each gap's options in the question's order, marked, and
+    each attempt's copy shows them in its own order (quizzes/learning/parts.py)."""
+    cloze.shuffle_choices = True
+    cloze.save()
+    caches["default"].clear()
+    rendered = []
+    marked = Part.marked
+    monkeypatch.setattr(Part, "marked", lambda part: rendered.append(part) or marked(part))
+    orders = set()
+    for _ in range(8):
+        attempt = start(client, cloze, start_over=True)
+        page = client.get(question_url(attempt, 1)).content.decode()
+        shown = [int(pk) for pk in re.findall(r'<option value="([0-9]+)"', page)]
+        learner = Learner(user_id=None, key=attempt.learner_key)
+        found = attempt_for_learner(public_id=attempt.public_id, learner=learner)
+        question = found.steps[0].question
+        gaps = question.gaps
+        expected = [c.pk for c in found.choices_of(question) if gaps[c.gap - 1] == "single"]
+        assert shown == expected
+        assert "\x00" not in page
+        orders.add(tuple(shown))
+    assert len(orders) > 1
+    assert len([part for part in rendered if isinstance(part, StepPart)]) == 1

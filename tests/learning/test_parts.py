@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from quizzes import kinds
 from quizzes.classes.services import class_create, class_join
+from quizzes.learning import parts as parts_module
 from quizzes.learning.parts import PARTS, Part, StepPart, Unkeepable, canonical
 from quizzes.models import Assignment, Attempt, ReviewShown
 from tests.factories import (
@@ -165,18 +166,25 @@ def _drive_assignment(guide) -> None:
 
 @pytest.fixture
 def parts(guide, monkeypatch) -> dict[type[Part], list[Part]]:
-    """Every part the tour renders, by class, each state once."""
+    """Every part the tour renders or takes from the cache, by class, each state once (as
+    the view made it, not as kept: a part holding others is kept with marks in their
+    place)."""
     seen: list[Part] = []
-    marked = Part.marked
+    kept_html, render = parts_module._kept_html, Part.render
 
-    def recording(self):
+    def recording_kept(part):
+        seen.append(part)
+        return kept_html(part)
+
+    def recording_render(self):
         seen.append(self)
-        return marked(self)
+        return render(self)
 
     caches["default"].clear()
     caches["pages"].clear()
     with monkeypatch.context() as patched:
-        patched.setattr(Part, "marked", recording)
+        patched.setattr(parts_module, "_kept_html", recording_kept)
+        patched.setattr(Part, "render", recording_render)
         _drive(guide)
     by_class: dict[type[Part], list[Part]] = {cls: [] for cls in PARTS}
     for part in seen:
@@ -223,6 +231,35 @@ def test_every_field_of_a_part_shows(parts, part_class):
         if not _a_change_shows(states, field.name)
     ]
     assert not unseen, f"{part_class.__name__} never shows its fields {unseen}"
+
+
+@pytest.mark.parametrize("part_class", PARTS, ids=lambda cls: cls.name)
+def test_a_kept_part_is_what_it_renders_whatever_field_changes(parts, part_class):
+    """As kept (its shared copy's HTML from the cache, the parts it holds put in, its choices
+    moved into order), a part is what it renders anew, in each state and with any field set
+    to its value in another state, after every other part was kept: a kept part whose key
+    missed one of its inputs would give another's HTML."""
+    states = parts[part_class]
+    for base in states:
+        for other in states:
+            for field in dataclasses.fields(part_class):
+                changed = dataclasses.replace(base, **{field.name: getattr(other, field.name)})
+                if not _consistent(changed):
+                    continue
+                try:
+                    parts_module.kept(changed)  # Keyable?
+                except Unkeepable:
+                    continue
+                assert parts_module.kept(changed) == parts_module.made(changed), field.name
+
+
+def _consistent(part: Part) -> bool:
+    """Whether a part's choices, if it has any, are its question's, and its picks theirs:
+    only then can it be arranged into their order."""
+    choices = {choice.pk for choice in getattr(part, "choices", ())}
+    if choices and choices != {choice.pk for choice in part.question.choices}:
+        return False
+    return {choice.pk for choice in getattr(part, "picked", ())} <= choices or not choices
 
 
 SENTINEL = "NOT-A-FIELD[%s]"

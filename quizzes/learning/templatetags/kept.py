@@ -8,7 +8,7 @@ order moves the blocks into each attempt's order, and takes the marks out.
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from quizzes.learning.parts import CHOICE_MARK, CHOICES_END
+from quizzes.kinds.base import CHOICE_MARK, CHOICES_END
 
 register = template.Library()
 

@@ -29,6 +29,7 @@ from quizzes.learning.identity import (
 from quizzes.learning.parts import (
     ACTIONS_MARK,
     ATTEMPT_ID,
+    AnswerReview,
     QuizActions,
     QuizIntro,
     QuizPage,
@@ -377,9 +378,10 @@ def _step_part(
     """templates/quizzes/_step.html for question `step`: its form, or its feedback once
     answered. Kept (quizzes/learning/parts.py); a refused answer's part is made anew."""
     recorded, total = step.recorded, len(found.steps)
-    choices = found.choices_of(step.question)
+    language = get_language()
+    shows_form = recorded is None and found.closed_reason is None
     part = StepPart(
-        language=get_language(),
+        language=language,
         quiz=found.quiz,
         attempt_kind=found.attempt.kind,
         step_title=_step_title(found, step),
@@ -387,10 +389,9 @@ def _step_part(
         total=total,
         answered_count=found.answered_count,
         question=step.question,
-        choices=choices,
+        choices=found.choices_of(step.question) if shows_form else (),
         answered=recorded is not None,
-        picked=_picked(choices, recorded),
-        response=recorded.response if recorded is not None else None,
+        review=_answer_review(found, step, language) if recorded is not None else None,
         is_correct=recorded is not None and recorded.is_correct,
         credit=recorded.credit if recorded is not None else Decimal(0),
         closed=found.closed_reason,
@@ -404,6 +405,19 @@ def _step_part(
     if form is not None or notice is not None:
         return made(part, attempt_id=attempt_id, token=token)
     return kept(part, attempt_id=attempt_id, token=token)
+
+
+def _answer_review(found: LearnerAttempt, step: Step, language: str) -> AnswerReview:
+    """The review of question `step`'s answer, under its feedback and in the results."""
+    choices, recorded = found.choices_of(step.question), step.recorded
+    return AnswerReview(
+        language=language,
+        question=step.question,
+        choices=choices,
+        picked=_picked(choices, recorded),
+        response=recorded.response if recorded is not None else None,
+        is_correct=recorded is not None and recorded.is_correct,
+    )
 
 
 def _review_later(found: LearnerAttempt) -> str | None:
@@ -451,16 +465,13 @@ def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> 
     summary, review = [], []
     review_later = _review_later(found)
     for step in () if review_later else found.steps:
-        choices = found.choices_of(step.question)
         is_correct = step.recorded is not None and step.recorded.is_correct
         credit = step.recorded.credit if step.recorded is not None else Decimal(0)
         line = {"language": language, "number": step.number, "question": step.question}
         line.update(is_correct=is_correct, credit=credit)
         summary.append(SummaryItem(**line, mistakes_only=mistakes_only))
         if not (mistakes_only and is_correct):
-            picked = _picked(choices, step.recorded)
-            response = step.recorded.response if step.recorded is not None else None
-            review.append(ReviewItem(**line, choices=choices, picked=picked, response=response))
+            review.append(ReviewItem(**line, review=_answer_review(found, step, language)))
     attempt = found.attempt
     part = ResultsPart(
         language=language,
