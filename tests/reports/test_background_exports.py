@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from quizzes.models import ExportStatus, ReportExport
 from quizzes.reports import background
+from tests.factories import make_quiz
 from tests.reports import test_class_reports
 from tests.reports.report_data import URL, instructor
 from tests.reports.test_class_reports import URL as SCOPED_URL
@@ -248,3 +249,16 @@ def test_the_progress_reads_a_few_queries(reader, hand_quiz, django_assert_num_q
     # The session, the user, the user's and their groups' permissions, the export and its quiz.
     with django_assert_num_queries(5):
         reader.get(page + "progress.json")
+
+
+def test_an_export_of_many_rows_writes_its_progress_between_them(reader, settings):
+    """Past PROGRESS_ROWS rows the worker writes its progress while it still reads the rows
+    (on SQLite too, whose reads and writes share one connection)."""
+    quiz = make_quiz(slug="many", questions=2)
+    call_command("seedattempts", quiz.slug, count=2 * background.PROGRESS_ROWS + 1, verbosity=0)
+    page = export_asked(reader, "/en/reports/quizzes/many/")
+    worker_run()
+    export = ReportExport.objects.get()
+    assert (export.status, export.rows_written) == ("done", export.rows_total)
+    assert export.rows_total > 2 * background.PROGRESS_ROWS
+    assert downloaded(reader, page) == streamed(reader, "/en/reports/quizzes/many/")
