@@ -1,6 +1,7 @@
 # The two commands of the README: `make run` and `make test`; `make serve`, `make stop` and
 # `make bench` for the production-like site on this machine. Both sites run the task worker
-# (`manage.py db_worker`: the admin's large imports) beside the web server.
+# (`manage.py db_worker`: the admin's large imports, LMS grades, the reports' exports) beside the
+# web server.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

@@ -442,3 +442,9 @@ LOGGING = {
 # web worker may spend on a request (gunicorn.conf.py). Smaller files stay in the request.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 IMPORT_BACKGROUND_BYTES = int(os.environ.get("IMPORT_BACKGROUND_BYTES", 256 * 1024))
+# An instructor may have a report's attempts.csv written by the task worker (a file of their
+# own, kept EXPORT_KEEP_SECONDS): at 100,000 attempts it takes about 10 s to stream, and a
+# million would outlast gunicorn's timeout. A running export whose task wrote no progress for
+# EXPORT_STALE_SECONDS lost its worker (killed, or its machine): it shows as failed, to retry.
+EXPORT_KEEP_SECONDS = env_int("EXPORT_KEEP_SECONDS", 24 * 3600)
+EXPORT_STALE_SECONDS = env_int("EXPORT_STALE_SECONDS", 120)

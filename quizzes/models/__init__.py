@@ -44,6 +44,7 @@ from quizzes.models.content import (
     question_key,
     translated_fields,
 )
+from quizzes.models.exports import ExportStatus, ReportExport
 
 __all__ = [
     "CLASS_CODE_ALPHABET",
@@ -63,12 +64,14 @@ __all__ = [
     "Choice",
     "Class",
     "ContentImage",
+    "ExportStatus",
     "Grading",
     "Level",
     "Membership",
     "Override",
     "Question",
     "Quiz",
+    "ReportExport",
     "ReviewShown",
     "Unit",
     "class_code_shown",

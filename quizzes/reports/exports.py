@@ -79,7 +79,9 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
                 if index is not None:
                     language = pick.language if pick.language in texts else settings.LANGUAGE_CODE
                     shown = texts[language]
-                    if pick.question_id in free:  # Its answer is its response, not its picks.
+                    # Its answer is its response, not its picks; an answer recorded without
+                    # one (seedattempts writes only the pick) is written by its pick.
+                    if pick.question_id in free and pick.response:
                         key = (pick.question_id, pick.response, language)
                         if key not in written:
                             question = free[pick.question_id]

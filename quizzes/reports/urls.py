@@ -25,4 +25,25 @@ urlpatterns = [
         reports.report_attempt,
         name="report_attempt",
     ),
+    path(
+        "reports/quizzes/<slug:slug>/attempts-export/",
+        reports.report_attempts_export,
+        name="report_attempts_export",
+    ),
+    path("reports/exports/<uuid:export_id>/", reports.report_export, name="report_export"),
+    path(
+        "reports/exports/<uuid:export_id>/progress.json",
+        reports.report_export_progress,
+        name="report_export_progress",
+    ),
+    path(
+        "reports/exports/<uuid:export_id>/attempts.csv",
+        reports.report_export_file,
+        name="report_export_file",
+    ),
+    path(
+        "reports/exports/<uuid:export_id>/retry/",
+        reports.report_export_retry,
+        name="report_export_retry",
+    ),
 ]

@@ -10,28 +10,32 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError
 from django.http import (
+    FileResponse,
     Http404,
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
+    JsonResponse,
     QueryDict,
     StreamingHttpResponse,
 )
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.functional import cached_property
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from quizsite.replica import replica_failed, reports_source
 from quizsite.routers import REPORTS, reading_reports, reading_reports_stream
 from quizsite.spreadsheets import csv_lines
-from quizzes.models import Class, Quiz
-from quizzes.reports import exports
+from quizzes.models import Class, ExportStatus, Quiz, ReportExport
+from quizzes.reports import background, exports
 from quizzes.reports import selectors as reports
 from quizzes.reports.forms import ReportFilterForm
 
 
 def _report_form(request: HttpRequest) -> ReportFilterForm:
-    return ReportFilterForm(request.GET, languages=settings.LANGUAGES, sorts=reports.LEARNER_SORTS)
+    return background.report_form(request.GET)
 
 
 def _get_report_quiz(slug: str) -> Quiz:
@@ -50,21 +54,30 @@ def _bad_filters(form: ReportFilterForm) -> HttpResponseBadRequest:
 
 
 def _taught_by(request: HttpRequest) -> int | None:
-    """None for a reader of every learner (the site-wide report permission), else the user's
-    id: a class's instructor reads the learners of their own classes only."""
-    return None if request.user.has_perm("quizzes.view_report") else request.user.pk
+    """None for a reader of every learner, else the user's id (`background.taught_by_of`)."""
+    return background.taught_by_of(request.user)
 
 
-def _for_instructors(view):
+def _instructors_only(view):
     """Instructors only: the site-wide report permission, or a class's instructor (who reads
-    their learners only, `_taught_by`); every query of the view reads from the reports'
-    database: the replica, or the primary when the replica is down or too far behind
-    (quizsite/replica.py), as `request.reports_source` says, to the page and in a header."""
+    their learners only, `_taught_by`)."""
 
     @wraps(view)
     def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if _taught_by(request) is not None and not reports.teaches_a_class(user=request.user):
             raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return login_required(checked)
+
+
+def _for_instructors(view):
+    """Instructors only (`_instructors_only`); every query of the view reads from the reports'
+    database: the replica, or the primary when the replica is down or too far behind
+    (quizsite/replica.py), as `request.reports_source` says, to the page and in a header."""
+
+    @wraps(view)
+    def on_reports(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         request.reports_source = reports_source()
         try:
             with reading_reports(request.reports_source.alias):
@@ -79,7 +92,7 @@ def _for_instructors(view):
         response["Quizsite-Reports-Source"] = request.reports_source.header
         return response
 
-    return login_required(checked)
+    return _instructors_only(on_reports)
 
 
 def _report_filter(
@@ -294,3 +307,106 @@ def _csv_export(export, suffix: str):
 
 report_attempts_csv = _csv_export(exports.attempt_rows, "attempts")
 report_questions_csv = _csv_export(exports.question_rows, "questions")
+
+
+# The attempts.csv written by the task worker (background.py). These views read and write the
+# export's record on the primary, never the reports' replica: a replica behind would not have
+# the record just made, nor the worker's latest progress.
+
+
+def _export_for(request: HttpRequest, export_id: UUID) -> ReportExport:
+    """The user's own export; 404 for another's, as for one that doesn't exist."""
+    export = (
+        ReportExport.objects.select_related("quiz")
+        .filter(pk=export_id, requested_by=request.user)
+        .first()
+    )
+    if export is None:
+        raise Http404(_("There is no export of yours at this address."))
+    return export
+
+
+@require_POST
+@_instructors_only
+def report_attempts_export(request: HttpRequest, slug: str) -> HttpResponse:
+    """Ask the task worker for the attempts.csv under the report's filters (the query
+    string, as the streamed CSV's); its page follows it."""
+    quiz = _get_report_quiz(slug)
+    form = _report_form(request)
+    if not form.is_valid():
+        return _bad_filters(form)
+    _report_filter(request, form)  # A class the reader may not see is a 404.
+    export = background.export_request(
+        user=request.user, quiz=quiz, query=request.GET.urlencode(), language=get_language()
+    )
+    return redirect("report_export", export_id=export.pk)
+
+
+def _export_progress(export: ReportExport) -> dict:
+    """Where an export is, for its page and its script: a lost one is failed."""
+    lost = background.export_lost(export)
+    status = ExportStatus.FAILED.value if lost else export.status
+    text, count = _("The export waits for the task worker to start it."), ""
+    if status == ExportStatus.RUNNING:
+        text = _("Writing the file.")
+        count = _("Counting the attempts.")
+    if status == ExportStatus.RUNNING and export.rows_total is not None:
+        count = _("%(written)s of %(total)s attempts written.") % {
+            "written": export.rows_written,
+            "total": export.rows_total,
+        }
+    return {
+        "status": status,
+        "lost": lost,
+        "rows_written": export.rows_written,
+        "rows_total": export.rows_total,
+        "text": text,
+        "count": count,
+    }
+
+
+@_instructors_only
+def report_export(request: HttpRequest, export_id: UUID) -> HttpResponse:
+    """An export's page: waiting or running (its progress; the page's script follows it,
+    without script a link reloads it), failed (a button retries it), or its file."""
+    export = _export_for(request, export_id)
+    context = {
+        "export": export,
+        "quiz": export.quiz,
+        "progress": _export_progress(export),
+        "ready": background.export_file_path(export) is not None,
+        "keep_hours": max(1, round(settings.EXPORT_KEEP_SECONDS / 3600)),
+    }
+    return render(request, "quizzes/reports/export.html", context)
+
+
+@_instructors_only
+def report_export_progress(request: HttpRequest, export_id: UUID) -> JsonResponse:
+    """The export's progress for the page's script."""
+    return JsonResponse(_export_progress(_export_for(request, export_id)))
+
+
+@_instructors_only
+def report_export_file(request: HttpRequest, export_id: UUID) -> FileResponse:
+    export = _export_for(request, export_id)
+    path = background.export_file_path(export)
+    if path is None:
+        raise Http404(_("This export is not ready, or its file has been deleted."))
+    return FileResponse(
+        open(path, "rb"),  # FileResponse closes it.
+        as_attachment=True,
+        filename=f"{export.quiz.slug}-attempts.csv",
+        content_type="text/csv; charset=utf-8",
+    )
+
+
+@require_POST
+@_instructors_only
+def report_export_retry(request: HttpRequest, export_id: UUID) -> HttpResponse:
+    export = _export_for(request, export_id)
+    if not background.export_retry(export=export):
+        return HttpResponseBadRequest(
+            _("This export has not failed: there is nothing to retry."),
+            content_type="text/plain; charset=utf-8",
+        )
+    return redirect("report_export", export_id=export.pk)

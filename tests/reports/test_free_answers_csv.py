@@ -2,6 +2,7 @@
 number or text typed (as the attempt's language writes it), the items in the learner's
 order, each left item with the right item it was matched to."""
 
+from django.core.management import call_command
 from django.test import Client
 
 from tests.factories import (
@@ -42,3 +43,13 @@ def test_the_attempts_csv_writes_each_free_answer_as_the_learner_gave_it(instruc
             f"{a.text_fr} → {a.match_fr} | {b.text_fr} → {c.match_fr} | "
             f"{c.text_fr} → {distractor.match_fr}"
         )
+
+
+def test_a_free_answer_recorded_without_its_response_is_written_by_its_pick(instructor_client):
+    """seedattempts records a numerical answer by its matched choice only."""
+    quiz = make_quiz(slug="seeded", questions=2)
+    make_numerical(quiz, 1)
+    call_command("seedattempts", "seeded", count=20, seed=3, verbosity=0)
+    rows = read_csv(instructor_client.get("/en/reports/quizzes/seeded/attempts.csv?attempts=all"))
+    assert len(rows) == 1 + 20
+    assert {row[9] for row in rows[1:]} <= {"1024", "1 024", "32"}  # The attempt's language.

