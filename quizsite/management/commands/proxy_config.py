@@ -43,7 +43,7 @@ def unavailable_page() -> str:
     lines = []
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            page = render_to_string("proxy_unavailable.html")
+            page = render_to_string("proxy_unavailable.html", {"LANGUAGE_CODE": code})
         if "$" in page:  # nginx would read it as a variable
             raise CommandError("templates/proxy_unavailable.html must hold no '$'.")
         text = "'" + page.replace("\\", "\\\\").replace("'", "\\'") + "'"
