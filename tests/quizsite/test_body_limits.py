@@ -67,7 +67,7 @@ def test_the_proxy_configuration_needs_gunicorns_address_and_a_trusted_proxy(
     settings.TRUSTED_PROXY_COUNT = 1
     call_command("proxy_config")
     config = capsys.readouterr().out
-    assert "server unix:/run/quizsite.sock max_fails=1 fail_timeout=10s;" in config
+    assert "server unix:/run/quizsite.sock max_fails=3 fail_timeout=10s;" in config
     assert "client_max_body_size 262144;" in config
     assert (
         "location ^~ /admin/quizzes/quiz/import/ {\n            client_max_body_size 53477376;"
@@ -88,8 +88,8 @@ def test_the_proxy_shares_requests_out_between_the_nodes_and_says_when_none_answ
         line.strip() for line in config.splitlines() if line.strip().startswith("server 10.")
     ]
     assert servers == [
-        "server 10.0.0.1:8000 max_fails=1 fail_timeout=10s;",
-        "server 10.0.0.2:8000 max_fails=1 fail_timeout=10s;",
+        "server 10.0.0.1:8000 max_fails=3 fail_timeout=10s;",
+        "server 10.0.0.2:8000 max_fails=3 fail_timeout=10s;",
     ]
     assert "proxy_next_upstream error timeout;" in config
     assert "error_page 502 504 @unavailable;" in config

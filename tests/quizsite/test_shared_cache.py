@@ -14,7 +14,8 @@ from quizsite.models import RateLimitHit
 from quizsite.sharedcache import ForgivingRedisCache
 from tests.quizsite.servers import ThrowawayRedis
 
-pytestmark = pytest.mark.xdist_group("nodes")
+# Its tests share one redis-server, which they stop and freeze: they take turns, on one worker.
+pytestmark = pytest.mark.xdist_group("redis")
 
 
 @pytest.fixture(scope="module")

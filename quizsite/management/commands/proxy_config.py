@@ -32,9 +32,11 @@ def limited_locations() -> str:
 
 
 def upstream_servers(upstreams: list[str]) -> str:
-    """A `server` line of each web node: after a failure, none for 10 s (passive checks)."""
+    """A `server` line of each web node: after 3 failures within 10 s, none for 10 s (passive
+    checks). Not after one: a GET over gunicorn's timeout is killed on each node it is tried
+    on, and would take them all out of the rotation."""
     return "".join(
-        f"        server {address} max_fails=1 fail_timeout=10s;\n" for address in upstreams
+        f"        server {address} max_fails=3 fail_timeout=10s;\n" for address in upstreams
     )
 
 
