@@ -1,7 +1,8 @@
 """The shared cache, when there is one (REDIS_URL): Redis, whose going down costs speed only.
 
-`ForgivingRedisCache` is Django's own Redis backend, but a Redis that can't be reached, or
-doesn't answer within its short socket timeouts, is a miss on read and nothing on write,
+`ForgivingRedisCache` is Django's own Redis backend, but a Redis that can't be reached,
+doesn't answer within its short socket timeouts, or answers an error, is a miss on read and
+nothing on write,
 never an error: what is kept there (the learner pages' parts, quizzes/learning/parts.py) is
 made again. After a failure, Redis is left alone for `PAUSE` seconds, so that a Redis host
 gone silent costs each request nothing rather than a timeout each; then the next request
@@ -26,7 +27,9 @@ logger = logging.getLogger(__name__)
 # Each command waits at most this long for Redis (a connection, then each answer), in seconds.
 SOCKET_TIMEOUT = 0.25
 PAUSE = 1.0  # After a failure, Redis is not asked again for this long.
-FAILURES = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+# Down, silent, or answering an error: out of memory (a `maxmemory` without eviction), a
+# replica that takes no writes after a failover…
+FAILURES = (redis.exceptions.RedisError,)
 
 _down_until = 0.0
 _lock = threading.Lock()

@@ -109,3 +109,18 @@ def test_rate_limits_fall_back_to_the_database_while_redis_is_down(redis, db):
     ]
     assert RateLimitHit.objects.filter(key="signup:a").count() == 2
     assert ratelimit.retry_after("signup:a", limit=2, per=timedelta(hours=1)) > 3500
+
+
+def test_a_redis_that_answers_errors_is_a_miss_and_the_limits_count_in_the_database(redis, db):
+    admin = sharedcache.client()
+    admin.config_set("maxmemory-policy", "noeviction")
+    admin.config_set("maxmemory", "1")  # Every write refused: "OOM command not allowed".
+    try:
+        cache = ForgivingRedisCache(redis.url, {})
+        cache.set("part:x", "<p>not kept</p>", 60)
+        assert cache.get("part:x") is None
+        assert ratelimit.hit("signup:b", limit=1, per=timedelta(hours=1))
+        assert RateLimitHit.objects.filter(key="signup:b").count() == 1
+    finally:
+        admin.config_set("maxmemory", "64mb")
+        admin.config_set("maxmemory-policy", "allkeys-lru")
