@@ -90,6 +90,9 @@ class Cluster:
             start_new_session=True,
         )
 
+    def log(self, index: int) -> str:
+        return (self.folder / f"gunicorn-{index + 1}.log").read_text()
+
     def kill_node(self, index: int) -> None:
         """SIGKILL to the node's master and workers, as when its host dies."""
         node = self.nodes[index]
@@ -294,7 +297,7 @@ def test_an_edit_through_one_node_shows_at_once_through_the_other(cluster, share
     assert status == 302
     change = f"/admin/quizzes/question/{question_id}/change/"
     status, _, page = editor.get(one, change)
-    assert status == 200
+    assert status == 200, cluster.log(0)[-3000:]
     form = form_of(page, "question_form")
     form["prompt_en"] = [f"{marker} {form['prompt_en'][0]}"]
     status, _, page = editor.request(one, "POST", change, form)
@@ -440,7 +443,7 @@ def test_redis_stopped_mid_run_costs_no_error_and_no_answer(cluster):
     stored = answers_in_database(cluster, recorder.submitted)
     assert stored == dict(recorder.submitted)
     assert half_answers(cluster) == 0
-    assert "Redis is unreachable" in (cluster.folder / "gunicorn-1.log").read_text()
+    assert "Redis is unreachable" in cluster.log(0)
 
     # Back: the nodes keep their parts there again once their pause is over.
     cluster.redis.start()
