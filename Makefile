@@ -12,10 +12,17 @@ CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 # and a newer Python, in a venv of its own.
 PYTHON_NEW ?= $(or $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.1[2-9]*/bin/python))),$(firstword $(shell command -v python3.13 python3.12)))
 VENV_NEW := .venv-django6
+# NODES web nodes for `make serve` (and `make bench`), each a gunicorn of its own on its own
+# unix socket, with its pid and log: var/gunicorn-N.sock, .pid, .log.
+NODES ?= 1
+NODE_NUMBERS = $(shell seq 1 $(NODES))
+NODE_SOCKET = $(CURDIR)/var/gunicorn-$(1).sock
 # Production settings over plain HTTP on loopback, the private PostgreSQL cluster: nginx on
-# HOST:PORT in front of gunicorn on a unix socket, the client's address in X-Forwarded-For.
+# HOST:PORT in front of the nodes (PROXY_UPSTREAMS), the client's address in X-Forwarded-For;
+# with REDIS_URL=redis://… given, the nodes share their cache there.
 SERVE_ENV = DEBUG=false HTTPS=false ALLOWED_HOSTS=$(HOST),localhost HOST=$(HOST) PORT=$(PORT) SITE_URL=http://$(HOST):$(PORT) \
-	GUNICORN_BIND=unix:$(CURDIR)/var/gunicorn.sock TRUSTED_PROXY_COUNT=1 \
+	GUNICORN_BIND=unix:$(call NODE_SOCKET,1) PROXY_UPSTREAMS="$(foreach n,$(NODE_NUMBERS),unix:$(call NODE_SOCKET,$(n)))" \
+	TRUSTED_PROXY_COUNT=1 $(if $(REDIS_URL),REDIS_URL=$(REDIS_URL)) \
 	SECRET_KEY=$$(cat var/secret_key) DATABASE_URL=$$(scripts/postgres url) $(EXTRA_ENV)
 # Debian's nginx, run as the user: its configuration (`manage.py proxy_config`), pid, logs and
 # buffers in var/nginx/.
@@ -23,7 +30,12 @@ NGINX := /usr/sbin/nginx -p $(CURDIR)/var/nginx/ -c nginx.conf -e logs/error.log
 # The benchmark's learners start attempts far faster than people do: its server lifts the
 # limit on attempts started (a bench against URL= needs these settings in that server).
 BENCH_ENV := ATTEMPT_STARTS_PER_LEARNER_PER_HOUR=1000000000 ATTEMPT_STARTS_PER_ADDRESS_PER_HOUR=1000000000
-GUNICORN_DAEMON := --daemon --pid var/gunicorn.pid --access-logfile var/gunicorn.log --error-logfile var/gunicorn.log
+# Node N in the background, on its socket, with its pid and log.
+NODE_ARGS = --daemon --pid var/gunicorn-$$n.pid --access-logfile var/gunicorn-$$n.log --error-logfile var/gunicorn-$$n.log
+# Stops the gunicorn of the pid file $$pidfile, if it runs, once its requests in hand are done.
+NODE_STOP = if [ -s $$pidfile ] && kill -0 $$(cat $$pidfile) 2>/dev/null; then \
+	  pid=$$(cat $$pidfile); kill -TERM $$pid; while kill -0 $$pid 2>/dev/null; do sleep 0.2; done; \
+	  echo "gunicorn stopped ($$pidfile)"; fi; rm -f $$pidfile
 # Stops the task worker of var/worker.pid, if it runs, once its task in hand is done.
 WORKER_STOP = if [ -s var/worker.pid ] && kill -0 $$(cat var/worker.pid) 2>/dev/null; then \
 	  pid=$$(cat var/worker.pid); kill -TERM $$pid; while kill -0 $$pid 2>/dev/null; do sleep 0.2; done; \
@@ -40,7 +52,7 @@ BROWSER_TOOLS := /usr/bin/chromium /usr/bin/java node_modules/.installed
 # and live server (a group marked xdist_group stays on one worker); the 15 slowest printed.
 PYTEST_ARGS ?= -n auto --dist loadgroup --durations=15
 
-.PHONY: run test test-random lint format messages serve stop bench bench-reports bench-gradebook
+.PHONY: run test test-random lint format messages serve stop bench bench-nodes bench-reports bench-gradebook
 
 run: $(VENV)/.installed $(CATALOGUES)
 	@mkdir -p var
@@ -56,7 +68,7 @@ run: $(VENV)/.installed $(CATALOGUES)
 # the newest Django 6. The browser tests (two thirds of a run's time) drive the production's
 # database, so they run in the PostgreSQL pass only: the other two passes run everything else.
 # The order is the same every run; `make test-random` shuffles it.
-test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS) /usr/sbin/nginx
+test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS) /usr/sbin/nginx /usr/bin/redis-server
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
@@ -72,12 +84,14 @@ test: $(VENV)/.installed $(VENV_NEW)/.installed $(CATALOGUES) $(BROWSER_TOOLS) /
 # The suite on SQLite in a random order (pytest-randomly), to find a test that depends on what
 # ran before it. It prints the order's seed ("Using --randomly-seed=N"); SEED=N runs that
 # order again.
-test-random: $(VENV)/.installed $(CATALOGUES) $(BROWSER_TOOLS) /usr/sbin/nginx
+test-random: $(VENV)/.installed $(CATALOGUES) $(BROWSER_TOOLS) /usr/sbin/nginx /usr/bin/redis-server
 	@mkdir -p var
 	$(BIN)/pytest -p randomly $(if $(SEED),--randomly-seed=$(SEED)) $(PYTEST_ARGS)
 
-# The production-like site: PostgreSQL, production settings, gunicorn in the background on a
-# unix socket, nginx in front of it on HOST:PORT (docs/deployment.md, "The proxy in front").
+# The production-like site: PostgreSQL, production settings, NODES gunicorn nodes in the
+# background, each on a unix socket, nginx in front of them on HOST:PORT sharing the requests
+# out (docs/deployment.md, "The proxy in front" and "Several web nodes"). Nodes of an earlier
+# `make serve` beyond NODES are stopped.
 serve: $(VENV)/.installed $(CATALOGUES) var/secret_key /usr/sbin/nginx
 	scripts/postgres start
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput
@@ -85,11 +99,14 @@ serve: $(VENV)/.installed $(CATALOGUES) var/secret_key /usr/sbin/nginx
 	$(SERVE_ENV) $(BIN)/python manage.py loaddemo
 	@mkdir -p var/nginx/logs var/nginx/temp
 	$(SERVE_ENV) $(BIN)/python manage.py proxy_config >var/nginx/nginx.conf
-	@if [ -s var/gunicorn.pid ] && kill -0 $$(cat var/gunicorn.pid) 2>/dev/null; then \
-	  kill -HUP $$(cat var/gunicorn.pid); echo "gunicorn was running: reloaded it"; \
-	else \
-	  $(SERVE_ENV) GUNICORN_CMD_ARGS="$(GUNICORN_DAEMON)" $(BIN)/gunicorn --config gunicorn.conf.py quizsite.wsgi; \
-	fi
+	@for n in $(NODE_NUMBERS); do \
+	  if [ -s var/gunicorn-$$n.pid ] && kill -0 $$(cat var/gunicorn-$$n.pid) 2>/dev/null; then \
+	    kill -HUP $$(cat var/gunicorn-$$n.pid); echo "gunicorn node $$n was running: reloaded it"; \
+	  else \
+	    $(SERVE_ENV) GUNICORN_BIND=unix:$(CURDIR)/var/gunicorn-$$n.sock GUNICORN_CMD_ARGS="$(NODE_ARGS)" \
+	      $(BIN)/gunicorn --config gunicorn.conf.py quizsite.wsgi || exit 1; \
+	  fi; \
+	done
 	@if [ -s var/nginx/nginx.pid ] && kill -0 $$(cat var/nginx/nginx.pid) 2>/dev/null; then \
 	  $(NGINX) -s reload && echo "nginx was running: reloaded it"; \
 	else \
@@ -98,33 +115,38 @@ serve: $(VENV)/.installed $(CATALOGUES) var/secret_key /usr/sbin/nginx
 	@$(WORKER_STOP)
 	$(SERVE_ENV) nohup $(BIN)/python manage.py db_worker >>var/worker.log 2>&1 & echo $$! >var/worker.pid
 	$(BIN)/python scripts/wait_for_http.py http://$(HOST):$(PORT)/healthz
-	@echo "Quizsite (production settings, PostgreSQL) is on http://$(HOST):$(PORT)/ (nginx, gunicorn behind it on var/gunicorn.sock); make stop stops it. Logs: var/nginx/logs/, var/gunicorn.log, var/worker.log"
+	@for pidfile in $$(ls var/gunicorn-*.pid 2>/dev/null); do \
+	  n=$$(basename $$pidfile .pid | cut -d- -f2); [ "$$n" -le $(NODES) ] || { $(NODE_STOP); }; \
+	done
+	@echo "Quizsite (production settings, PostgreSQL) is on http://$(HOST):$(PORT)/ (nginx, $(NODES) gunicorn node(s) behind it on var/gunicorn-N.sock); make stop stops it. Logs: var/nginx/logs/, var/gunicorn-N.log, var/worker.log"
 
 stop:
 	@if [ -s var/nginx/nginx.pid ] && kill -0 $$(cat var/nginx/nginx.pid) 2>/dev/null; then \
 	  pid=$$(cat var/nginx/nginx.pid); kill -QUIT $$pid; \
 	  while kill -0 $$pid 2>/dev/null; do sleep 0.2; done; echo "nginx stopped"; \
 	fi
-	@if [ -s var/gunicorn.pid ] && kill -0 $$(cat var/gunicorn.pid) 2>/dev/null; then \
-	  pid=$$(cat var/gunicorn.pid); kill -TERM $$pid; \
-	  while kill -0 $$pid 2>/dev/null; do sleep 0.2; done; echo "gunicorn stopped"; \
-	fi
+	@for pidfile in $$(ls var/gunicorn.pid var/gunicorn-*.pid 2>/dev/null); do $(NODE_STOP); done
 	@$(WORKER_STOP)
 	scripts/postgres stop
 
-# LEARNERS simulated learners for DURATION seconds against `make serve` (started, then stopped;
-# through its proxy, as learners reach it; the CPU counted is gunicorn's and PostgreSQL's),
-# or against URL=http://127.0.0.1:8000 (for example `make run` on SQLite) when given.
+# LEARNERS simulated learners for DURATION seconds against `make serve` with NODES nodes
+# (started, then stopped; through its proxy, as learners reach it; the CPU counted is the
+# nodes' and PostgreSQL's), or against URL=http://127.0.0.1:8000 (for example `make run` on
+# SQLite) when given. `make bench-nodes`: one node, then two, in the same run.
 bench: $(VENV)/.installed
 ifdef URL
 	$(BIN)/python bench/bench.py --url $(URL) --learners $(LEARNERS) --seconds $(DURATION) $(if $(PATHS),--paths $(PATHS)) $(if $(THINK),--think $(THINK))
 else
 	$(MAKE) serve EXTRA_ENV="$(BENCH_ENV)"
 	$(SERVE_ENV) $(BIN)/python bench/bench.py --url http://$(HOST):$(PORT) --learners $(LEARNERS) --seconds $(DURATION) \
-	  --cpu-pidfile var/gunicorn.pid --cpu-pidfile var/postgres/data/postmaster.pid $(if $(PATHS),--paths $(PATHS)) \
+	  $(foreach n,$(NODE_NUMBERS),--cpu-pidfile var/gunicorn-$(n).pid) --cpu-pidfile var/postgres/data/postmaster.pid $(if $(PATHS),--paths $(PATHS)) \
 	  $(if $(THINK),--think $(THINK)); \
 	  status=$$?; $(MAKE) stop; exit $$status
 endif
+
+bench-nodes:
+	$(MAKE) bench NODES=1
+	$(MAKE) bench NODES=2
 
 # Times the score reports at 1,000, 10,000 and 100,000 attempts on the private PostgreSQL
 # cluster, in a database of its own that it recreates (bench/REPORTS.md).
@@ -150,6 +172,10 @@ messages: $(VENV)/.installed
 # The proxy of `make serve`, which its tests (tests/quizsite/test_proxy.py) run too.
 /usr/sbin/nginx:
 	scripts/apt-install "The proxy of make serve and its tests" nginx
+
+# The shared cache's tests (tests/quizsite/test_shared_cache.py, test_nodes.py) start their own.
+/usr/bin/redis-server:
+	scripts/apt-install "The shared cache's tests" redis-server
 
 /usr/bin/chromium:
 	scripts/apt-install "The browser tests" chromium

@@ -264,11 +264,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Each process keeps rendered fragments and parts of quiz content in memory (templates/
 # quizzes/_answer_review.html, _choice_inputs.html, the learner pages' kept parts): their
 # keys carry the quiz's updated_at, so an edit is seen at once and nothing needs sharing
-# between processes or hosts. Whole pages, kept by address, go to a small cache of their
-# own: a visitor can vary an address (the Host header's port) without end, and then only
-# churns that one.
+# between processes or hosts. With REDIS_URL, every process and host shares them in Redis
+# instead, and the rate limits count there (quizsite/sharedcache.py: a Redis down is a miss,
+# and the counts fall back to the database's). Whole pages, kept by address, stay in a small
+# cache of each process's own: a visitor can vary an address (the Host header's port)
+# without end, and then only churns that one.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL and urlsplit(REDIS_URL).scheme not in ("redis", "rediss", "unix"):
+    raise ImproperlyConfigured(
+        "REDIS_URL must look like redis://HOST:PORT/0 (or rediss://, unix://)."
+    )
 CACHES = {
     "default": {
+        "BACKEND": "quizsite.sharedcache.ForgivingRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "quizsite",
+    }
+    if REDIS_URL
+    else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": 10_000},
     },

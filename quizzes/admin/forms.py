@@ -441,8 +441,12 @@ class SortableParentMixin(SortableAdminBase):
     @property
     def media(self):
         media = super().media
+        # A name, or on Django 6.1 a Script whose str() renders its tag, looking its path up
+        # in the static files' manifest, which has no actions-6.1.js: its path, unrendered.
         js = [
-            "admin/js/actions.js" if str(name).startswith("adminsortable2/js/actions-") else name
+            "admin/js/actions.js"
+            if str(getattr(name, "_path", name)).startswith("adminsortable2/js/actions-")
+            else name
             for name in media._js
         ]
         return forms.Media(css=media._css, js=js)

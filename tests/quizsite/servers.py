@@ -1,14 +1,18 @@
-"""Real servers for the tests that need one: the site in a subprocess, a throwaway PostgreSQL."""
+"""Real servers for the tests that need one: the site in a subprocess, a throwaway PostgreSQL
+and Redis."""
 
 import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PYTHON = sys.executable
 GUNICORN = str(Path(sys.executable).parent / "gunicorn")
+NGINX = "/usr/sbin/nginx"  # Debian's, which `make test` installs when it is missing.
+REDIS_SERVER = "/usr/bin/redis-server"  # Debian's, the same.
 
 
 def free_port() -> int:
@@ -61,3 +65,39 @@ class ThrowawayPostgres:
 
     def stop(self) -> None:
         self.run("stop")
+
+
+class ThrowawayRedis:
+    """Debian's redis-server on a free port, memory only, which a test may stop and start."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+            + ["--appendonly", "no", "--maxmemory", "64mb", "--maxmemory-policy", "allkeys-lru"],
+            cwd=self.folder,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None

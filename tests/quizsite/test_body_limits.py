@@ -57,6 +57,7 @@ def test_the_proxy_configuration_needs_gunicorns_address_and_a_trusted_proxy(
     settings, monkeypatch, capsys
 ):
     monkeypatch.delenv("GUNICORN_BIND", raising=False)
+    monkeypatch.delenv("PROXY_UPSTREAMS", raising=False)
     with pytest.raises(CommandError, match="GUNICORN_BIND"):
         call_command("proxy_config")
     monkeypatch.setenv("GUNICORN_BIND", "unix:/run/quizsite.sock")
@@ -66,10 +67,35 @@ def test_the_proxy_configuration_needs_gunicorns_address_and_a_trusted_proxy(
     settings.TRUSTED_PROXY_COUNT = 1
     call_command("proxy_config")
     config = capsys.readouterr().out
-    assert "server unix:/run/quizsite.sock;" in config
+    assert "server unix:/run/quizsite.sock max_fails=3 fail_timeout=10s;" in config
     assert "client_max_body_size 262144;" in config
     assert (
         "location ^~ /admin/quizzes/quiz/import/ {\n            client_max_body_size 53477376;"
         in config
     )
     assert "${" not in config
+
+
+def test_the_proxy_shares_requests_out_between_the_nodes_and_says_when_none_answered(
+    settings, monkeypatch, capsys
+):
+    settings.TRUSTED_PROXY_COUNT = 1
+    monkeypatch.setenv("GUNICORN_BIND", "unix:/run/quizsite-1.sock")
+    monkeypatch.setenv("PROXY_UPSTREAMS", "10.0.0.1:8000  10.0.0.2:8000")
+    call_command("proxy_config")
+    config = capsys.readouterr().out
+    servers = [
+        line.strip() for line in config.splitlines() if line.strip().startswith("server 10.")
+    ]
+    assert servers == [
+        "server 10.0.0.1:8000 max_fails=3 fail_timeout=10s;",
+        "server 10.0.0.2:8000 max_fails=3 fail_timeout=10s;",
+    ]
+    assert "proxy_next_upstream error timeout;" in config
+    assert "error_page 502 504 @unavailable;" in config
+    # The page in French under /fr/, else in English.
+    french = config.index('if ($uri ~ "^/fr/")')
+    assert config.index("Le site n’a pas répondu", french) < config.index(
+        "The site did not answer", french
+    )
+    assert '<html lang="fr">' in config and '<html lang="en">' in config

@@ -3,6 +3,8 @@ import re
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.template.loader import render_to_string
+from django.utils import translation
 
 TEMPLATE = settings.BASE_DIR / "deploy" / "nginx.conf.template"
 PLACEHOLDER = re.compile(r"\$\{([A-Z_]+)\}")
@@ -29,6 +31,34 @@ def limited_locations() -> str:
     )
 
 
+def upstream_servers(upstreams: list[str]) -> str:
+    """A `server` line of each web node: after 3 failures within 10 s, none for 10 s (passive
+    checks). Not after one: a GET over gunicorn's timeout is killed on each node it is tried
+    on, and would take them all out of the rotation."""
+    return "".join(
+        f"        server {address} max_fails=3 fail_timeout=10s;\n" for address in upstreams
+    )
+
+
+def unavailable_page() -> str:
+    """templates/proxy_unavailable.html in each language, by the path's language prefix."""
+    lines = []
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            page = render_to_string("proxy_unavailable.html", {"LANGUAGE_CODE": code})
+        if "$" in page:  # nginx would read it as a variable
+            raise CommandError("templates/proxy_unavailable.html must hold no '$'.")
+        text = "'" + page.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        if code == settings.LANGUAGE_CODE:
+            default = f"            return 502 {text};\n"
+        else:
+            lines.append(
+                f'            if ($uri ~ "^/{code}/") {{\n'
+                f"                return 502 {text};\n            }}\n"
+            )
+    return "".join(lines) + default
+
+
 def media_location() -> str:
     """Uploaded images straight from MEDIA_ROOT, when they are files there (SERVE_MEDIA)."""
     if not settings.SERVE_MEDIA:
@@ -44,15 +74,18 @@ def media_location() -> str:
 class Command(BaseCommand):
     help = (
         "Print the configuration of the nginx in front of gunicorn (deploy/nginx.conf.template): "
-        "it listens on HOST:PORT, sends to GUNICORN_BIND, serves the static and media files and "
-        "refuses bodies over settings.REQUEST_BODY_LIMITS."
+        "it listens on HOST:PORT, sends to GUNICORN_BIND (or each of PROXY_UPSTREAMS), serves "
+        "the static and media files and refuses bodies over settings.REQUEST_BODY_LIMITS."
     )
 
     def handle(self, *args, **options):
-        upstream = os.environ.get("GUNICORN_BIND", "")
-        if not upstream:
+        upstreams = (
+            os.environ.get("PROXY_UPSTREAMS") or os.environ.get("GUNICORN_BIND", "")
+        ).split()
+        if not upstreams:
             raise CommandError(
-                "Set GUNICORN_BIND to where gunicorn listens (unix:PATH or HOST:PORT)."
+                "Set GUNICORN_BIND to where gunicorn listens (unix:PATH or HOST:PORT), or "
+                "PROXY_UPSTREAMS to where each of several nodes does."
             )
         if settings.TRUSTED_PROXY_COUNT < 1:
             raise CommandError(
@@ -61,7 +94,8 @@ class Command(BaseCommand):
             )
         values = {
             "LISTEN": f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}",
-            "UPSTREAM": upstream,
+            "UPSTREAM_SERVERS": upstream_servers(upstreams),
+            "UNAVAILABLE": unavailable_page(),
             "BODY_LIMIT": str(settings.REQUEST_BODY_LIMITS["/"]),
             "STATIC_URL": "/" + settings.STATIC_URL.lstrip("/"),
             "STATIC_ROOT": quoted(f"{settings.STATIC_ROOT}/"),
