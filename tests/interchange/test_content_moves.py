@@ -429,10 +429,14 @@ def test_a_french_file_says_what_did_not_match_and_makes_no_quiz(db, tmp_path, g
 
 
 def _zip(entries: dict[str, bytes], compress=zipfile.ZIP_DEFLATED) -> bytes:
+    """The archive, the same bytes whenever it is made: its entries are dated, not stamped
+    with the clock (a parametrized test's id holds them, and every pytest-xdist worker must
+    collect the same ids)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compress) as archive:
         for name, data in entries.items():
-            archive.writestr(name, data)
+            entry = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            archive.writestr(entry, data, compress_type=compress)
     return buffer.getvalue()
 
 
