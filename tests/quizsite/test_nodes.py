@@ -375,8 +375,8 @@ class LoggedBrowser(Browser):
     def request(self, kind, method, path, form=None, accept=None):
         try:
             status, location, content = super().request(kind, method, path, form, accept)
-        except Failure:
-            self.log.append((method, kind, None, ""))
+        except Failure as failure:  # No answer at all: why, as the client saw it.
+            self.log.append((method, kind, None, type(failure.__cause__).__name__))
             raise
         self.log.append((method, kind, status, content if status == 502 else ""))
         return status, location, content
@@ -470,9 +470,17 @@ def test_a_node_killed_under_load_loses_no_acknowledged_answer_and_gets_no_more_
 
     recorder, log = learners_while(cluster, 8, kill_node_two)
     # Every GET answered (one sent to the dead node went to the other); a POST the dead node
-    # had taken got the proxy's page saying so, and nothing else failed.
-    failed = [(method, kind, status) for method, kind, status, _ in log if status not in (200, 302)]
-    assert all(method == "POST" and status == 502 for method, _kind, status in failed), failed
+    # had taken got the proxy's page saying so, or, on a machine loaded enough that the
+    # learner's 10 s ran out first, nothing; and nothing else failed.
+    failed = [
+        (method, kind, status, page)
+        for method, kind, status, page in log
+        if status not in (200, 302)
+    ]
+    assert all(
+        method == "POST" and (status == 502 or page == "TimeoutError")
+        for method, _kind, status, page in failed
+    ), failed
     # At most what node two had taken (each learner has one request out at a time), and none
     # sent again: a learner's next request goes to node one.
     assert len(failed) <= 8
