@@ -469,17 +469,17 @@ def test_a_node_killed_under_load_loses_no_acknowledged_answer_and_gets_no_more_
         time.sleep(3)
 
     recorder, log = learners_while(cluster, 8, kill_node_two)
-    # Every GET answered (one sent to the dead node went to the other); a POST the dead node
-    # had taken got the proxy's page saying so, or, on a machine loaded enough that the
-    # learner's 10 s ran out first, nothing; and nothing else failed.
+    # What node two had in hand when it died may fail, and only that: a POST gets the proxy's
+    # page saying so, a GET whose answer was half sent is cut (nginx can't send it again), and
+    # on a loaded machine a learner's 10 s may run out; nothing else fails.
     failed = [
         (method, kind, status, page)
         for method, kind, status, page in log
         if status not in (200, 302)
     ]
     assert all(
-        method == "POST" and (status == 502 or page == "TimeoutError")
-        for method, _kind, status, page in failed
+        (method == "POST" and status == 502) or status is None
+        for method, _kind, status, _page in failed
     ), failed
     # At most what node two had taken (each learner has one request out at a time), and none
     # sent again: a learner's next request goes to node one.
