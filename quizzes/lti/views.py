@@ -12,8 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from pylti1p3.deep_link_resource import DeepLinkResource
@@ -88,16 +87,16 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-CHECK_FAILED = _lazy(
+CHECK_FAILED = gettext_lazy(
     "This launch could not be checked: go back to your course and open the activity again."
 )
-NO_QUIZ = _lazy(
+NO_QUIZ = gettext_lazy(
     "This activity links to no quiz of the site: ask your instructor to choose its quiz again."
 )
-NO_QUIZ_YET = _lazy(
+NO_QUIZ_YET = gettext_lazy(
     "Your instructor has not chosen a quiz for this activity yet: come back to it once they have."
 )
-NO_QUIZ_TAUGHT = _lazy(
+NO_QUIZ_TAUGHT = gettext_lazy(
     "This activity of your course links to no quiz of the site, so its learners see none. "
     "Choose one by editing the activity in the LMS (its content selection), or give it the "
     "custom parameter quiz=<the quiz's slug>; the class's own assignments are here."
