@@ -20,7 +20,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
     BooleanField,
     Case,
-    Count,
     Exists,
     ExpressionWrapper,
     F,
@@ -29,7 +28,6 @@ from django.db.models import (
     OuterRef,
     Q,
     Subquery,
-    Sum,
     When,
 )
 from django.db.models.functions import Cast, Coalesce
@@ -38,7 +36,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from quizzes.models import (
-    Answer,
     Assignment,
     AssignmentChange,
     Attempt,
@@ -47,9 +44,9 @@ from quizzes.models import (
     Grading,
     Membership,
     Override,
-    Question,
     grade_of,
 )
+from quizzes.models.attempts import credits_so_far, questions_of_quiz
 
 
 class OverrideNote(NamedTuple):
@@ -261,20 +258,6 @@ def _attempts(klass: Class, assignments: list[Assignment], now: datetime):
     count, which the database computes for the open ones only (`CASE`). Finished and late
     are worked out by the database too: reading 20,000 rows' dates took most of the time of
     a class of 500 (bench/gradebook.py)."""
-    so_far = (
-        Answer.objects.filter(attempt=OuterRef("pk"))
-        .order_by()
-        .values("attempt")
-        .annotate(total=Sum("credit"))
-        .values("total")
-    )
-    questions = (
-        Question.objects.filter(quiz=OuterRef("quiz"))
-        .order_by()
-        .values("quiz")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     finished_at = Coalesce("completed_at", "deadline")
     return (
         Attempt.objects.filter(
@@ -291,11 +274,11 @@ def _attempts(klass: Class, assignments: list[Assignment], now: datetime):
                 Q(assignment__closes_at__lt=finished_at), output_field=BooleanField()
             ),
             points=Cast(
-                Case(When(completed_at=None, then=Subquery(so_far)), default=F("score")),
+                Case(When(completed_at=None, then=Subquery(credits_so_far())), default=F("score")),
                 output_field=FloatField(),
             ),
             out_of=Case(
-                When(completed_at=None, then=Subquery(questions)),
+                When(completed_at=None, then=Subquery(questions_of_quiz())),
                 default=F("max_score"),
                 output_field=IntegerField(),
             ),

@@ -50,6 +50,28 @@ class AttemptKind(models.TextChoices):
     PREVIEW = "preview", _("Editor's preview")  # Of a quiz not published yet: not reported.
 
 
+def credits_so_far() -> models.QuerySet:
+    """A subquery: the sum of the outer attempt's answers' credits (its score as it stands)."""
+    return (
+        Answer.objects.filter(attempt=OuterRef("pk"))
+        .order_by()
+        .values("attempt")
+        .annotate(total=Sum("credit"))
+        .values("total")
+    )
+
+
+def questions_of_quiz() -> models.QuerySet:
+    """A subquery: the number of questions of the outer attempt's quiz (what it is out of)."""
+    return (
+        Question.objects.filter(quiz=OuterRef("quiz"))
+        .order_by()
+        .values("quiz")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+
+
 class AttemptQuerySet(models.QuerySet):
     def overdue(self, now) -> "AttemptQuerySet":
         """Open attempts whose deadline has passed: the server takes no more of their answers."""
@@ -60,26 +82,14 @@ class AttemptQuerySet(models.QuerySet):
         then, scored with the answers given in time (out of their quiz's questions). Pages
         that read attempts of an assignment call it first, so that an attempt its learner
         never came back to counts as finished without any scheduled job. One UPDATE."""
-        credits = (
-            Answer.objects.filter(attempt=OuterRef("pk"))
-            .order_by()
-            .values("attempt")
-            .annotate(total=Sum("credit"))
-            .values("total")
-        )
-        questions = (
-            Question.objects.filter(quiz=OuterRef("quiz"))
-            .order_by()
-            .values("quiz")
-            .annotate(n=Count("pk"))
-            .values("n")
-        )
         return self.overdue(now).update(
             completed_at=F("deadline"),
             score=Coalesce(
-                Subquery(credits, output_field=models.DecimalField()), Value(Decimal(0))
+                Subquery(credits_so_far(), output_field=models.DecimalField()), Value(Decimal(0))
             ),
-            max_score=Coalesce(Subquery(questions, output_field=models.IntegerField()), 0),
+            max_score=Coalesce(
+                Subquery(questions_of_quiz(), output_field=models.IntegerField()), 0
+            ),
         )
 
 
