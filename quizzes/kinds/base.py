@@ -26,7 +26,8 @@ A kind is one module with one `Kind` subclass, listed in the registry
   in a quiz that shuffles choices, and `shuffles_always`, whether they are shuffled even in
   a quiz that doesn't (an ordering's items, never shown in their right order);
   `marks_choices`, whether its templates show each choice as a block of its own, marked
-  (`{% choice_mark %}`), that the learner pages' kept parts move into any attempt's order;
+  (`{% choice_mark %}`), that the learner pages' kept parts move into any attempt's order
+  (and what a block says of its place, marked with `AT_PLACE_MARK`);
 - how the file formats read and write it: `gift_claims`, `gift_read`, `gift_write`,
   `moodle_type`, `moodle_penalty`, `moodle_prompt`, `moodle_read`, `moodle_write`,
   `exported_as`.
@@ -49,6 +50,9 @@ from django.utils.functional import Promise
 # (quizzes/learning/parts.py) move the blocks into an attempt's order and take the marks out.
 CHOICE_MARK = "\x00choice:{}\x00"
 CHOICES_END = "\x00choices\x00"
+# In a marked block, what it says only at the place N the block lands at (" selected" on an
+# ordering item's position N): taken out at every other place.
+AT_PLACE_MARK = "\x00place:{}\x00"
 
 
 @dataclass(frozen=True)

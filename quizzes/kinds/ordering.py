@@ -120,6 +120,7 @@ class Ordering(Kind):
     name = "ordering"
     label = _("Ordering")
     shuffles_always = True
+    marks_choices = True  # templates/quizzes/_order_inputs.html, its place marked too.
     by_picks = False
     in_gift = False
     input_template = "quizzes/_order_inputs.html"

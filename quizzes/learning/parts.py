@@ -65,6 +65,7 @@ LIFETIME = 3600  # Seconds; a part's content moves its key anyway.
 # one ends (quizzes/kinds/base.py; quizzes/learning/templatetags/kept.py).
 _CHOICE_LIST = re.compile("\x00choice:\\d+\x00.*?\x00choices\x00", re.DOTALL)
 _CHOICE_BLOCK = re.compile("\x00choice:(\\d+)\x00")
+_AT_PLACE = re.compile("\x00place:(\\d+)\x00")
 # Where a kept part has the parts it holds that differ more than it does (an answer's review,
 # the results' lines): each learner's copy puts them in, each kept on its own.
 INNER_MARK = "\x00inner:{}\x00"
@@ -371,7 +372,15 @@ def _in_order(marked: str, order: list[int]) -> str:
     it holds (a gaps question has a list for each gap)."""
     pieces = _CHOICE_BLOCK.split(marked.removesuffix(CHOICES_END))
     blocks = dict(zip(map(int, pieces[1::2]), pieces[2::2], strict=True))
-    return "".join(blocks[pk] for pk in order if pk in blocks)
+    shown = [blocks[pk] for pk in order if pk in blocks]
+    return "".join(_at_place(block, place) for place, block in enumerate(shown, 1))
+
+
+def _at_place(block: str, place: int) -> str:
+    """The block as it reads at `place`: what it says there only, and nothing of the others."""
+    if "\x00place:" not in block:
+        return block
+    return _AT_PLACE.sub(lambda found: " selected" if found[1] == str(place) else "", block)
 
 
 class _HoldsParts:

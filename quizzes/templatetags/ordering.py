@@ -4,7 +4,9 @@ the learner's order beside the right one in the reviews."""
 from dataclasses import dataclass
 
 from django import template
+from django.utils.safestring import SafeString, mark_safe
 
+from quizzes.kinds.base import AT_PLACE_MARK
 from quizzes.kinds.ordering import response_ids
 
 register = template.Library()
@@ -13,10 +15,10 @@ register = template.Library()
 @dataclass(frozen=True)
 class Row:
     """An item of the form: its choice and its position box's options, (value, number,
-    selected) each."""
+    what the option says of being selected) each."""
 
     choice: object
-    options: tuple[tuple[str, int, bool], ...]
+    options: tuple[tuple[str, int, SafeString], ...]
 
 
 @dataclass(frozen=True)
@@ -35,26 +37,33 @@ class Placed:
 
 @register.filter
 def order_rows(choices, checked) -> list[Row]:
-    """The items as shown, each with its position box: at its place on the page, or at the
-    position the learner posted (a refused answer shown again)."""
+    """The items, each with its position box: at the position the learner posted (a refused
+    answer shown again), else at the place the item lands at on the page, which the kept
+    part's copy for each attempt marks (`AT_PLACE_MARK`: the part is kept with the items in
+    the question's order, and moved into the attempt's)."""
     posted = {}
     for value in checked or ():
         pk, _colon, position = str(value).partition(":")
         posted.setdefault(pk, position)
-    total = len(choices)
+    places = range(1, len(choices) + 1)
     rows = []
-    for number, choice in enumerate(choices, 1):
-        chosen = posted.get(str(choice.pk), str(number))
+    for choice in choices:
+        chosen = posted.get(str(choice.pk))
         rows.append(
             Row(
                 choice,
                 tuple(
-                    (f"{choice.pk}:{place}", place, str(place) == chosen)
-                    for place in range(1, total + 1)
+                    (f"{choice.pk}:{place}", place, _selected(place, chosen)) for place in places
                 ),
             )
         )
     return rows
+
+
+def _selected(place: int, chosen: str | None) -> SafeString:
+    if chosen is None:
+        return mark_safe(AT_PLACE_MARK.format(place))
+    return mark_safe(" selected") if str(place) == chosen else mark_safe("")
 
 
 @register.filter

@@ -1,7 +1,11 @@
 """An ordering question as a learner answers it, in each language, and as answers regrade."""
 
-import pytest
+import re
 
+import pytest
+from django.core.cache import caches
+
+from quizzes.learning.parts import Part, StepPart
 from quizzes.learning.services import answers_regrade
 from quizzes.models import Answer, Attempt
 from tests.factories import (
@@ -53,6 +57,43 @@ def test_no_attempt_sees_the_right_order_first(client, steps):
         page = client.get(question_url(attempt, 1)).content.decode()
         assert _shown(page, items) != items
         Attempt.objects.filter(pk=attempt.pk).delete()
+
+
+def _preselected(page: str, items: list) -> dict:
+    """Each item's position as its box shows it before the learner moves anything."""
+    return {
+        item.pk: int(
+            re.search(
+                rf'<select name="choice" id="position-{item.pk}".*?'
+                rf'<option value="{item.pk}:(\d+)" selected>',
+                page,
+                re.DOTALL,
+            )[1]
+        )
+        for item in items
+    }
+
+
+def test_attempts_in_different_orders_share_one_form_each_box_at_its_place(
+    client, steps, monkeypatch
+):
+    """The form is kept once, in the question's order; each attempt's copy lists the items
+    in its own order with each position box at the item's place, one option selected."""
+    caches["default"].clear()
+    rendered = []
+    marked = Part.marked
+    monkeypatch.setattr(Part, "marked", lambda part: rendered.append(part) or marked(part))
+    items, orders = _items(steps), set()
+    for _ in range(6):
+        attempt = start(client, steps, "en", start_over=True)
+        page = client.get(question_url(attempt, 1)).content.decode()
+        shown = _shown(page, items)
+        orders.add(tuple(shown))
+        assert _preselected(page, items) == {item.pk: n for n, item in enumerate(shown, 1)}
+        assert page.count(" selected>") == len(items)
+        assert "\x00" not in page
+    assert len(orders) > 1
+    assert len([part for part in rendered if isinstance(part, StepPart)]) == 1
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -157,3 +198,17 @@ def test_a_changed_right_order_regrades_the_kept_orders(client, steps):
     assert Answer.objects.get().is_correct
     attempt.refresh_from_db()
     assert attempt.score == 1
+
+
+def test_a_refused_order_is_shown_again_as_the_learner_posted_it(client, steps):
+    attempt = start(client, steps, "en")
+    items = _items(steps)
+    posted = {items[0].pk: 2, items[1].pk: 2, items[2].pk: 1, items[3].pk: 4}
+    response = client.post(
+        question_url(attempt, 1), {"choice": [f"{pk}:{n}" for pk, n in posted.items()]}
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert _preselected(page, items) == posted
+    assert page.count(" selected>") == len(items)
+    assert not Answer.objects.exists()
