@@ -1,5 +1,7 @@
 import re
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -135,3 +137,56 @@ def test_no_learner_template_truncates_with_djangos_filters():
     assert learner
     for path in learner:
         assert "truncatewords" not in path.read_text(), path  # It loses no-break spaces.
+
+
+# What `make messages` leaves out of the catalogue (Makefile).
+NOT_SCANNED = (".venv", ".venv-django6", "node_modules", "var", "tests")
+
+
+def _entries(po: Path) -> dict[tuple[str, str], str]:
+    """The catalogue's entries but obsolete ones, {(context, msgid): msgstr}: a fuzzy one's
+    msgstr as ""."""
+    entries, entry, field = {}, {}, None
+    for line in [*po.read_text().splitlines(), ""]:
+        if not line:
+            if "msgid" in entry and entry["msgid"] and "fuzzy" not in entry.get("flags", ""):
+                entries[entry.get("msgctxt", ""), entry["msgid"]] = entry.get("msgstr", "")
+            elif entry.get("msgid"):
+                entries[entry.get("msgctxt", ""), entry["msgid"]] = ""
+            entry, field = {}, None
+        elif line.startswith("#,"):
+            entry["flags"] = line
+        elif line.startswith("#"):
+            continue
+        elif line.startswith('"'):
+            entry[field] += line[1:-1]
+        else:
+            field, _space, value = line.partition(" ")
+            field = field.split("[")[0]  # msgstr[0], msgstr[1]: the first kept.
+            entry.setdefault(field, value[1:-1])
+    return entries
+
+
+@pytest.mark.parametrize("code", [code for code, _name in settings.LANGUAGES if code != "en"])
+def test_the_catalogue_is_what_make_messages_makes_of_the_code(code, tmp_path):
+    """`make messages` run on a copy of the project adds no text the catalogue lacks (it
+    would show in English) and drops none of it (a text marked by a name makemessages
+    doesn't know, which its next run would take out)."""
+    copy = tmp_path / "project"
+    shutil.copytree(
+        settings.BASE_DIR,
+        copy,
+        ignore=shutil.ignore_patterns(*NOT_SCANNED, ".git", "__pycache__", "*.mo"),
+        symlinks=True,
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-l", code, "--no-obsolete", "--no-wrap"]
+        + [f"--ignore={name}" for name in NOT_SCANNED],
+        cwd=copy,
+        capture_output=True,
+        check=True,
+    )
+    kept = _entries(Path(settings.BASE_DIR, "locale", code, "LC_MESSAGES", "django.po"))
+    made = _entries(copy / "locale" / code / "LC_MESSAGES" / "django.po")
+    assert sorted(kept.keys() - made.keys()) == [], "in the catalogue, not found in the code"
+    assert sorted(key for key, text in made.items() if not text) == [], "not translated"
