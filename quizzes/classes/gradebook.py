@@ -11,8 +11,8 @@ streams, ordered by learner as the learners are, so that the CSV keeps its memor
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from itertools import groupby
-from operator import itemgetter
+from itertools import chain, groupby
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 from uuid import UUID
 
@@ -35,9 +35,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from quizzes.classes.selectors import RuleChange, rule_changes
 from quizzes.models import (
     Assignment,
-    AssignmentChange,
     Attempt,
     AttemptKind,
     Class,
@@ -74,19 +74,9 @@ EMPTY = Cell(None, 0, None, False, False, False)
 
 
 @dataclass(frozen=True)
-class Change:
-    setting: str
-    before: str
-    after: str
-    by: str
-    at: datetime
-
-
-@dataclass(frozen=True)
 class Column:
     assignment: Assignment  # With its quiz.
     average: float | None  # Of the learners' grades.
-    changes: tuple[Change, ...]  # Newest first.
 
 
 @dataclass(frozen=True)
@@ -104,9 +94,7 @@ class Gradebook:
     rows: tuple[LearnerRow, ...]
     mean: float | None  # Of the learners' means.
 
-    @property
-    def changed(self) -> bool:
-        return any(column.changes for column in self.columns)
+    changes: tuple[RuleChange, ...]  # Of every assignment, newest first.
 
 
 def class_for_gradebook(*, class_id: int, user: AbstractBaseUser) -> tuple[Class, bool] | None:
@@ -128,59 +116,19 @@ def gradebook(*, klass: Class, now: datetime | None = None) -> Gradebook:
     assignments = _assignments(klass)
     rows = tuple(learner_rows(klass=klass, assignments=assignments, now=now))
     columns = tuple(
-        Column(
-            assignment=assignment,
-            average=_mean(row.cells[index].grade for row in rows),
-            changes=changes,
-        )
-        for index, (assignment, changes) in enumerate(
-            zip(assignments, _changes(assignments), strict=True)
-        )
+        Column(assignment=assignment, average=_mean(row.cells[index].grade for row in rows))
+        for index, assignment in enumerate(assignments)
     )
-    return Gradebook(columns=columns, rows=rows, mean=_mean(row.mean for row in rows))
+    changes = sorted(
+        chain.from_iterable(rule_changes(assignments)), key=attrgetter("at"), reverse=True
+    )
+    return Gradebook(
+        columns=columns, rows=rows, mean=_mean(row.mean for row in rows), changes=tuple(changes)
+    )
 
 
 def _assignments(klass: Class) -> list[Assignment]:
     return list(Assignment.objects.filter(klass=klass).select_related("quiz"))
-
-
-def _changes(assignments: list[Assignment]) -> list[tuple[Change, ...]]:
-    """Each assignment's history of rule changes, newest first: one query."""
-    by_assignment: dict[int, list[Change]] = {assignment.pk: [] for assignment in assignments}
-    changes = AssignmentChange.objects.filter(assignment__in=assignments).select_related(
-        "changed_by"
-    )
-    for change in changes:
-        by_assignment[change.assignment_id].append(
-            Change(
-                setting=_setting_name(change.field),
-                before=_setting_value(change.field, change.before),
-                after=_setting_value(change.field, change.after),
-                by=_name_of(change.changed_by) if change.changed_by else _("someone since deleted"),
-                at=change.changed_at,
-            )
-        )
-    return [tuple(by_assignment[assignment.pk]) for assignment in assignments]
-
-
-def _setting_name(field: str) -> str:
-    try:
-        return str(Assignment._meta.get_field(field).verbose_name)
-    except LookupError:
-        return field
-
-
-def _setting_value(field: str, value: str) -> str:
-    """A value as the form named it: a choice's label ("Highest grade") for its key."""
-    try:
-        choices = dict(Assignment._meta.get_field(field).flatchoices)
-    except LookupError:
-        return value
-    return str(choices.get(value, value))
-
-
-def _name_of(user) -> str:
-    return user.get_full_name() or user.get_username()
 
 
 def learner_rows(

@@ -11,17 +11,17 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from guides.models import GuidePath
 from quizzes.models import (
     Assignment,
+    AssignmentChange,
     Attempt,
     Class,
-    Grading,
     Membership,
     Override,
     Quiz,
-    ReviewShown,
     class_code_shown,
 )
 
@@ -158,35 +158,64 @@ def assignment_of_class(*, klass: Class, assignment_id: int) -> AssignmentRow | 
 
 
 @dataclass(frozen=True)
-class ChangeEntry:
-    field: str
+class RuleChange:
+    """A rule of an assignment changed once it had attempts, as the page shows it: the
+    rule's name, the values as the form names them, who changed it and when."""
+
+    assignment: Assignment  # With its quiz.
+    setting: str
     before: str
     after: str
     by: str
     at: datetime
 
-    @property
-    def field_label(self) -> str:
-        return str(Assignment._meta.get_field(self.field).verbose_name).capitalize()
 
-    def __post_init__(self) -> None:
-        # A grading method or a review rule is kept as its value: shown as its label.
-        labels = {"grading": Grading, "review": ReviewShown}.get(self.field)
-        if labels is not None:
-            for name in ("before", "after"):
-                value = getattr(self, name)
-                if value in labels.values:
-                    object.__setattr__(self, name, str(labels(value).label))
-
-
-def assignment_history(*, assignment: Assignment) -> list[ChangeEntry]:
-    """The rules changed once the assignment had attempts, newest first: one query."""
-    rows = assignment.changes.values_list(
-        "field", "before", "after", "changed_by__username", "changed_at"
+def rule_changes(assignments: list[Assignment]) -> list[tuple[RuleChange, ...]]:
+    """Each assignment's history of rule changes, newest first: one query."""
+    by_assignment: dict[int, list[RuleChange]] = {assignment.pk: [] for assignment in assignments}
+    of = {assignment.pk: assignment for assignment in assignments}
+    changes = AssignmentChange.objects.filter(assignment__in=assignments).values_list(
+        "assignment_id",
+        "field",
+        "before",
+        "after",
+        "changed_by__username",
+        "changed_by__first_name",
+        "changed_by__last_name",
+        "changed_at",
     )
-    return [
-        ChangeEntry(field, before, after, by or "", at) for field, before, after, by, at in rows
-    ]
+    for assignment_id, field, before, after, username, first, last, at in changes:
+        by_assignment[assignment_id].append(
+            RuleChange(
+                assignment=of[assignment_id],
+                setting=_setting_name(field),
+                before=_setting_value(field, before),
+                after=_setting_value(field, after),
+                by=f"{first} {last}".strip() or username or _("someone since deleted"),
+                at=at,
+            )
+        )
+    return [tuple(by_assignment[assignment.pk]) for assignment in assignments]
+
+
+def _setting_name(field: str) -> str:
+    try:
+        return str(Assignment._meta.get_field(field).verbose_name)
+    except LookupError:
+        return field
+
+
+def _setting_value(field: str, value: str) -> str:
+    """A value as the form named it: a choice's label ("Highest grade") for its key, a time
+    limit in minutes (kept as their number: services.rule_shown)."""
+    if field == "time_limit" and value.isdigit():
+        minutes = int(value)
+        return ngettext("%(minutes)d minute", "%(minutes)d minutes", minutes) % {"minutes": minutes}
+    try:
+        choices = dict(Assignment._meta.get_field(field).flatchoices)
+    except LookupError:
+        return value
+    return str(choices.get(value, value))
 
 
 @dataclass(frozen=True)

@@ -156,7 +156,7 @@ def _assignment_page(request, klass, row, *, form=None, override_form=None, stat
         "assignment": assignment,
         "form": form or AssignmentRulesForm(initial=AssignmentRulesForm.initial_of(assignment)),
         "override_form": override_form or OverrideForm(learners=learners),
-        "history": selectors.assignment_history(assignment=assignment),
+        "history": selectors.rule_changes([assignment])[0],
         "overrides": selectors.assignment_overrides(assignment=assignment),
     }
     return render(request, "quizzes/classes/assignment.html", context, status=status)

@@ -1,5 +1,7 @@
 """Fixtures of the classes' tests: an instructor with a class, learners to join it."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -41,3 +43,15 @@ def make_class_of(instructor: User, *, learners: int, name: str = "A class") -> 
     for n in range(learners):
         class_join(klass=klass, learner=make_learner(f"{name}-learner-{n}"))
     return klass
+
+
+def rule_changes_shown(page: str) -> list[tuple[str, ...]]:
+    """The rows of a page's "Changes to the rules" table, each its cells' text but the date."""
+    rows = re.findall(r'<tr class="change-row">(.*?)</tr>', page, re.DOTALL)
+    return [
+        tuple(
+            re.sub(r"<[^>]+>", "", cell).strip()
+            for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)
+        )[1:]
+        for row in rows
+    ]

@@ -16,7 +16,7 @@ from quizzes.models import (
     Override,
     ReviewShown,
 )
-from tests.classes.conftest import make_learner, signed_in
+from tests.classes.conftest import make_learner, rule_changes_shown, signed_in
 from tests.factories import (
     answer,
     choice_of,
@@ -163,7 +163,10 @@ def test_rules_changed_once_attempts_exist_are_kept_in_the_history(
         "time_limit": ("30", "45", instructor),
     }
     page = response.content.decode()
-    assert "Highest grade" in page and "First attempt" in page and "teacher" in page
+    assert sorted(rule_changes_shown(page)) == [
+        ("teacher", "Grading method", "Highest grade", "First attempt"),
+        ("teacher", "Time limit", "30 minutes", "45 minutes"),
+    ]
     attempt.refresh_from_db()  # The attempt in progress gets the new limit.
     assert attempt.deadline == attempt.started_at + timedelta(minutes=45)
 
