@@ -51,6 +51,7 @@ from django.db.models import Count, Max, Q  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench import answer_value  # noqa: E402  (bench/bench.py, beside this script)
 from quizsite.queries import CompiledInsert, CompiledQuery, Placeholder  # noqa: E402
 from quizzes.learning import selectors, services  # noqa: E402
 from quizzes.models import Answer, AnswerChoice, Attempt, AttemptKind, Quiz  # noqa: E402
@@ -82,17 +83,25 @@ _PUBLISHED_QUIZ_STAMP = CompiledQuery(
 )
 
 
-# The ORM twins: what each compiled statement stands for, built and run at each call.
+# The ORM twins: what each compiled statement stands for, built and run at each call. Each
+# reads the columns its statement reads (`Row._fields`, taken before orm_twins() puts the
+# twins in the statements' place), so that a column the code adds to one is read by its
+# twin too; main() checks that both give the same rows.
+_OPEN_OR_COUNT_COLUMNS = services._OPEN_OR_COUNT["user"].Row._fields
+_ATTEMPT_ROWS_COLUMNS = selectors._USER_ATTEMPT_ROWS.Row._fields
+
+
 def orm_open_or_count(*, quiz, kind, **learner):
+    open_now = Q(kind=kind, completed_at=None, abandoned_at=None, assignment=None)
     return list(
         Attempt.objects.filter(quiz=quiz, **learner)
         .order_by()
         .values("quiz")
         .annotate(
-            open_id=Max("pk", filter=Q(kind=kind, completed_at=None, abandoned_at=None)),
+            open_id=Max("pk", filter=open_now),
             quiz_attempts=Count("pk", filter=Q(kind=AttemptKind.QUIZ)),
         )
-        .values_list("open_id", "quiz_attempts", named=True)
+        .values_list(*_OPEN_OR_COUNT_COLUMNS, named=True)
     )
 
 
@@ -104,7 +113,9 @@ def orm_insert_attempt(values: dict) -> int:
 
 def orm_lock_attempt(*, id):
     return list(
-        Attempt.objects.select_for_update().filter(pk=id).values_list("abandoned_at", named=True)
+        Attempt.objects.select_for_update()
+        .filter(pk=id)
+        .values_list(*_LOCK_ATTEMPT.Row._fields, named=True)
     )
 
 
@@ -112,7 +123,7 @@ def orm_graded(*, attempt):
     return list(
         Answer.objects.filter(attempt=attempt)
         .order_by()
-        .values_list("question_id", "credit", named=True)
+        .values_list(*_GRADED.Row._fields, named=True)
     )
 
 
@@ -132,12 +143,7 @@ def orm_attempt_rows(*, public_id, **learner):
     return list(
         Attempt.objects.filter(public_id=public_id, **learner)
         .order_by()
-        .values_list(
-            *selectors._ATTEMPT_FIELDS,
-            "quiz__updated_at",
-            *[f"answers__{field}" for field in selectors._ANSWER_FIELDS],
-            named=True,
-        )
+        .values_list(*_ATTEMPT_ROWS_COLUMNS, named=True)
     )
 
 
@@ -292,6 +298,8 @@ def statements(quiz, content, user) -> list[tuple[str, float, float]]:
                         "attempt": pk,
                         "question": question.pk,
                         "choice": choice.pk,
+                        "response": "",
+                        "credit": 1,
                         "is_correct": True,
                         "answered_at": now,
                     },
@@ -367,10 +375,10 @@ def requests(quiz, content) -> dict[str, tuple[float, float]]:
         attempt = Attempt.objects.get(
             user__username=f"requests-{way}", completed_at=None, abandoned_at=None
         )
-        for number, question in enumerate(content.questions, 1):
+        for number in range(1, len(content.questions) + 1):
             url = f"/en/attempts/{attempt.public_id}/questions/{number}/"
-            timed("question page", client.get, url, HTTP_ACCEPT="text/html")
-            timed("answer", client.post, url, {"choice": question.choices[0].pk})
+            page = timed("question page", client.get, url, HTTP_ACCEPT="text/html")
+            timed("answer", client.post, url, {"choice": answer_value(page.content.decode())})
 
     take_quiz("compiled"), take_quiz("orm")  # Warm up.
     for way in WAYS:

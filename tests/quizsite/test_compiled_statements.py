@@ -4,7 +4,9 @@ a default or a translation the statement doesn't handle."""
 
 import gc
 import importlib
+import os
 import pkgutil
+import subprocess
 from contextlib import contextmanager
 
 import pytest
@@ -16,6 +18,7 @@ import quizzes
 from quizsite.queries import REGISTRY, CompiledInsert, CompiledQuery, Placeholder
 from quizzes.models import AnswerChoice, Attempt, Quiz
 from tests.factories import make_quiz
+from tests.quizsite.servers import PYTHON, ROOT
 
 
 def _code_statements() -> list:
@@ -95,3 +98,21 @@ def test_a_translated_column_trips_the_check_of_a_query():
     assert CompiledQuery(by_slug.values_list("pk", "title")).problems() == [
         "Quiz.title_en is translated"
     ]
+
+
+def test_each_statement_and_its_orm_twin_in_bench_compiled_give_the_same_rows():
+    """bench/compiled.py, whose figures decide which statements the code compiles, asserts
+    that each statement's ORM twin gives its rows, and takes the demo quiz with each: run
+    small, it fails if the code changed a statement and not its twin."""
+    environ = {key: value for key, value in os.environ.items() if not key.startswith("DATABASE_")}
+    result = subprocess.run(
+        [PYTHON, "bench/compiled.py"],
+        cwd=ROOT,
+        env=environ | {"CALLS": "50", "REQUEST_ROUNDS": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    for statement in ("lock attempt (answer)", "graded (answer)", "attempt rows", "answer"):
+        assert statement in result.stdout
