@@ -20,7 +20,15 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from quizzes.kinds.base import GiftReading, GiftWriting, Kind, MoodleReading, MoodleWriting, Read
+from quizzes.kinds.base import (
+    GiftReading,
+    GiftWriting,
+    Kind,
+    MoodleReading,
+    MoodleWriting,
+    Read,
+    posted_id,
+)
 
 MAX_ITEMS = 20  # Enough for any order a learner can hold in mind; a page of select boxes.
 
@@ -94,15 +102,10 @@ class OrderField(forms.Field):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         positions = {}
         for posted in value:
-            pk, _colon, position = str(posted).partition(":")
-            if (
-                not (
-                    pk.isdecimal() and pk.isascii() and position.isdecimal() and position.isascii()
-                )
-                or max(len(pk), len(position)) > 18
-            ):  # int() refuses thousands of digits.
+            pk, position = map(posted_id, str(posted).partition(":")[::2])
+            if pk is None or position is None:
                 raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-            positions[int(pk)] = int(position)
+            positions[pk] = position
         if sorted(positions) != sorted(self.ids):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         if not all(1 <= position <= len(self.ids) for position in positions.values()):
