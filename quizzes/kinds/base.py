@@ -56,6 +56,36 @@ AT_PLACE_MARK = "\x00place:{}\x00"
 
 
 @dataclass(frozen=True)
+class GradedQuestion:
+    """A question as its kind grades it away from the learner's pages (a regrade, the
+    reports' gaps): what a snapshot's QuestionContent has of it for grading, its choices
+    any objects with a choice's attributes."""
+
+    choices: tuple
+    kind: str
+    grading: str
+    partial_credit: bool
+    case_sensitive: bool
+    ignore_accents: bool
+    gaps: tuple[str, ...]
+    pk: int | None = None
+
+    @classmethod
+    def of(cls, question, choices: Iterable) -> "GradedQuestion":
+        """`question` (a Question, by its attributes) with these choices."""
+        return cls(
+            choices=tuple(choices),
+            kind=question.kind,
+            grading=question.grading,
+            partial_credit=question.partial_credit,
+            case_sensitive=question.case_sensitive,
+            ignore_accents=question.ignore_accents,
+            gaps=tuple(question.gaps),
+            pk=question.pk,
+        )
+
+
+@dataclass(frozen=True)
 class EditedChoice:
     """A choice as an editor left it, for `Kind.value_problems`: its text in each language
     ({language: text}), its tolerance (a Decimal, or None where none was given), its

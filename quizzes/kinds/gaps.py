@@ -21,7 +21,6 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
 from xml.etree import ElementTree as ET
 
 from django import forms
@@ -97,8 +96,6 @@ def sub_question(question, gap: int):
         "kind": question.gaps[gap - 1],
         "choices": tuple(of_gap(question.choices, gap)),
     }
-    if isinstance(question, SimpleNamespace):  # A regrade's question.
-        return SimpleNamespace(**{**vars(question), **fields})
     return replace(question, **fields)
 
 

@@ -32,6 +32,7 @@ from django.utils.translation import get_language
 from quizsite.queries import CompiledInsert, CompiledQuery, Placeholder
 from quizzes import kinds
 from quizzes.kinds import calculated
+from quizzes.kinds.base import GradedQuestion
 from quizzes.kinds.numerical import plain
 from quizzes.models import (
     CREDIT_PLACES,
@@ -568,14 +569,7 @@ def _responses_regrade(questions: models.QuerySet[Question]) -> int:
     changed = 0
     for question in questions.prefetch_related("choices"):
         choices = [_regraded_choice(choice) for choice in question.choices.all()]
-        content = SimpleNamespace(
-            choices=choices,
-            grading=question.grading,
-            partial_credit=question.partial_credit,
-            case_sensitive=question.case_sensitive,
-            ignore_accents=question.ignore_accents,
-            gaps=tuple(question.gaps),
-        )
+        content = GradedQuestion.of(question, choices)
         kind = question.type
         answers = (
             question.answers.exclude(response="")

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from types import SimpleNamespace
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -49,6 +48,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from quizzes.kinds import calculated
+from quizzes.kinds.base import GradedQuestion
 from quizzes.kinds.gaps import GAP_KINDS, gap_answers
 from quizzes.kinds.matching import Matching, is_matched, learner_pairs
 from quizzes.kinds.numerical import number_text
@@ -580,7 +580,9 @@ def _gaps_fold(
     JSON list, which the database can't group by portably) and grades each gap with its kind,
     as the answer was graded. A response that no longer fits the question's gaps (edited
     since) is left out of the gaps' counts, as it is of their reviews."""
-    by_pk = {question.pk: _as_graded(question) for question in questions}
+    by_pk = {
+        question.pk: GradedQuestion.of(question, question.choices.all()) for question in questions
+    }
     most = max(len(question.gaps) for question in by_pk.values())
     per_gap = {
         f"gap_{number}": Max("picks__choice_id", filter=Q(picks__choice__gap=number))
@@ -607,20 +609,6 @@ def _gaps_fold(
                 key = (gap.response, getattr(gap.matched, "pk", None))
                 fold.wrong.setdefault(key, defaultdict(int))[row["attempt__language"]] += count
     return found
-
-
-def _as_graded(question: Question) -> SimpleNamespace:
-    """A gaps question as its kind grades it (what a QuestionContent has of it), with its
-    choices as model instances, their texts in the active language."""
-    return SimpleNamespace(
-        pk=question.pk,
-        kind=question.kind,
-        gaps=tuple(question.gaps),
-        choices=tuple(question.choices.all()),
-        case_sensitive=question.case_sensitive,
-        ignore_accents=question.ignore_accents,
-        partial_credit=question.partial_credit,
-    )
 
 
 def _gaps_add(
