@@ -303,3 +303,15 @@ def test_guessing_the_password_of_the_account_deletion_is_limited(client, ada, s
     right = {"attempts": "keep", "password": PASSWORD}
     assert client.post("/en/accounts/delete/", right).status_code == 429
     assert User.objects.filter(pk=ada.pk).exists()
+
+
+def test_the_header_names_the_learner_by_name_else_by_username(client, django_user_model):
+    """An account from an LMS has a made-up username: the header says the name it gave."""
+    user = django_user_model.objects.create_user("lti-7f3a9c", password="pw-long-enough-1")
+    client.force_login(user)
+    assert "Signed in as lti-7f3a9c" in client.get("/en/").content.decode()
+    user.first_name, user.last_name = "Grace", "Hopper"
+    user.save()
+    page = client.get("/fr/").content.decode()
+    assert "Connecté en tant que Grace Hopper" in page
+    assert "lti-7f3a9c" not in page
