@@ -5,6 +5,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -76,12 +77,21 @@ def _get_gradebook_class(request: HttpRequest, class_id: int) -> tuple[Class, bo
     return found
 
 
+GRADEBOOK_PAGE = 100  # Learners a page; the CSV has them all.
+
+
 @login_required
 @require_safe
 def class_gradebook(request: HttpRequest, class_id: int) -> HttpResponse:
     """Learners × assignments: each grade by the assignment's method, marks, averages."""
     klass, teaches = _get_gradebook_class(request, class_id)
-    context = {"klass": klass, "teaches": teaches, "book": gradebook.gradebook(klass=klass)}
+    book = gradebook.gradebook(klass=klass)  # Whole: the averages are the class's.
+    context = {
+        "klass": klass,
+        "teaches": teaches,
+        "book": book,
+        "learners": Paginator(book.rows, GRADEBOOK_PAGE).get_page(request.GET.get("page")),
+    }
     return render(request, "quizzes/classes/gradebook.html", context)
 
 

@@ -4,6 +4,7 @@ assignments."""
 
 import csv
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -254,3 +255,39 @@ def test_an_override_is_marked_on_its_cell_with_who_gave_it_and_when(
         )
     )
     assert rows[1][4] == "override" and rows[2][4] == "override"
+
+
+def test_the_gradebook_shows_its_learners_a_page_at_a_time_with_the_whole_class_averages(
+    teacher, klass, quiz5, monkeypatch
+):
+    monkeypatch.setattr("quizzes.classes.views.GRADEBOOK_PAGE", 2)
+    assignment = make_assignment(klass, quiz5)
+    for name, right in (("a", 5), ("b", 0), ("c", 0), ("d", 0), ("e", 0)):
+        learner = make_learner(name)
+        class_join(klass=klass, learner=learner)
+        take_assignment(assignment, learner, right=right, started=NOW - DAY, finished=NOW)
+    pages = [teacher.get(gradebook_url(klass) + f"?page={n}").content.decode() for n in (1, 3)]
+    for page, names in zip(pages, (["a", "b"], ["e"]), strict=True):
+        body = page.split("<tbody>")[1].split("</tbody>")[0]
+        assert re.findall(r'<th scope="row">(\w+)</th>', body) == names
+        assert "5 learners, their grades" in page
+        assert "20%" in page.split("<tfoot>")[1]  # The class's: (100 + 0 × 4) / 5.
+    assert 'href="?page=2" rel="next"' in pages[0] and "Page 1 of 3" in pages[0]
+    assert 'href="?page=2" rel="prev"' in pages[1] and 'rel="next"' not in pages[1]
+
+
+@pytest.mark.parametrize(
+    ("query", "status"),
+    [
+        *[(f"page={page}", 200) for page in ("0", "-1", "x", "9" * 5000, "2.5", "")],
+        ("page=%ED%A0%80", 200),  # A lone surrogate's bytes: read as U+FFFD.
+        ("page=%00", 400),  # NUL: refused site-wide.
+    ],
+)
+def test_a_gradebook_page_that_is_not_one_shows_the_nearest(
+    teacher, klass, quiz5, ada, query, status
+):
+    make_assignment(klass, quiz5)
+    response = teacher.get(gradebook_url(klass), QUERY_STRING=query)
+    assert response.status_code == status
+    assert ('<th scope="row">ada</th>' in response.content.decode()) == (status == 200)
