@@ -236,6 +236,7 @@ def practice_start(
         kind=AttemptKind.PRACTICE,
         question_ids=question_ids,
         start_over=True,
+        embedded_in=attempt.embedded_in_id,  # Practised where it was taken.
     )
 
 

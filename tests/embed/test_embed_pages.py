@@ -284,3 +284,14 @@ def test_the_connected_page_lets_frames_have_the_session(client, embedded_quiz, 
     assert 'class="site-header"' not in page.content.decode()
     framed = client.get(embed_url(embedded_quiz), secure=True).content.decode()
     assert "Signed in as ana: your answers are kept in your account." in framed
+
+
+def test_practice_from_the_frame_stays_in_it_and_keeps_the_site(client, embedded_quiz):
+    attempt = embed_start(client, embedded_quiz)
+    for number in (1, 2, 3):
+        choice = choice_of(embedded_quiz, number, correct=number != 2)
+        client.post(attempt_page(attempt, number), {"choice": choice.pk})
+    response = client.post(f"/en/embed/attempts/{attempt.public_id}/practice/")
+    practice = Attempt.objects.get(kind=AttemptKind.PRACTICE)
+    assert response["Location"] == attempt_page(practice, 1)
+    assert practice.embedded_in == attempt.embedded_in
