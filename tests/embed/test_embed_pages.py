@@ -295,3 +295,8 @@ def test_practice_from_the_frame_stays_in_it_and_keeps_the_site(client, embedded
     practice = Attempt.objects.get(kind=AttemptKind.PRACTICE)
     assert response["Location"] == attempt_page(practice, 1)
     assert practice.embedded_in == attempt.embedded_in
+
+
+@pytest.mark.parametrize("host", ["evil.example", "localhost:notaport", "[::1"])
+def test_a_hostile_host_is_a_400(client, embedded_quiz, host):
+    assert client.get(embed_url(embedded_quiz), HTTP_HOST=host).status_code == 400
