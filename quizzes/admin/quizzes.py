@@ -19,6 +19,7 @@ from quizzes.admin.common import (
     regraded_message,
     side_by_side,
 )
+from quizzes.admin.embeds import EmbedOriginInline
 from quizzes.admin.forms import (
     ContentForm,
     PositionForm,
@@ -89,7 +90,7 @@ class QuizAdmin(
     and the export actions (quizzes/interchange/admin.py)."""
 
     form = QuizAdminForm
-    inlines = [QuestionInline]
+    inlines = [QuestionInline, EmbedOriginInline]
     list_display = (
         "name",
         "slug",
