@@ -11,6 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
     path("", include("quizzes.lti.urls")),
+    path("", include("quizzes.embed.oembed_urls")),
 ]
 
 if settings.SERVE_MEDIA:
