@@ -1,7 +1,8 @@
 """What a guide author pastes into a page to embed a quiz, or one of its questions: a plain
-<iframe> (works everywhere, JavaScript off too) and the script form (`/embed.js` makes the
-frame and keeps its height to its content). Every address is on SITE_URL, never the Host of
-the request that showed the snippet. oEmbed's `html` is the plain frame (oembed.py)."""
+<iframe> (works everywhere, JavaScript off too) and the script form (`/embed.js` turns the
+link into the frame and keeps its height to its content). Every address is on SITE_URL,
+never the Host of the request that showed the snippet. oEmbed's `html` is the plain frame
+(oembed.py)."""
 
 from dataclasses import dataclass
 
@@ -26,7 +27,6 @@ class Snippets:
     language: str
     language_name: str
     url: str  # The embed page.
-    page_url: str  # The quiz's page on the site: where the script form's link goes.
     title: str  # The frame's title, for screen readers.
     iframe: SafeString
     script: SafeString
@@ -71,12 +71,12 @@ def iframe_html(*, url: str, title: str, height: int, width: int | None = None) 
     )
 
 
-def script_html(*, url: str, page_url: str, title: str) -> SafeString:
-    """The script form: a link to the quiz, which the script turns into the frame (without
-    script, the reader follows the link)."""
+def script_html(*, url: str, title: str) -> SafeString:
+    """The script form: a link to the embed page, which the script turns into a frame of it
+    whose height follows its content, titled by the link's text (without script, the
+    reader follows the link)."""
     return format_html(
-        '<a href="{}" data-quizsite-embed="{}">{}</a>\n<script src="{}" async></script>',
-        page_url,
+        '<a class="quizsite-embed" href="{}">{}</a>\n<script src="{}" async></script>',
         url,
         title,
         site_url("/embed.js"),
@@ -89,7 +89,6 @@ def snippets(*, quiz: Quiz, number: int | None = None) -> list[Snippets]:
     for code, _name in settings.LANGUAGES:
         with override(code):
             title = frame_title(quiz_title=quiz.title, number=number)
-            page_url = site_url(quiz.get_absolute_url())
         url = embed_url(slug=quiz.slug, language=code, number=number)
         height = QUIZ_HEIGHT if number is None else QUESTION_HEIGHT
         shown.append(
@@ -97,10 +96,9 @@ def snippets(*, quiz: Quiz, number: int | None = None) -> list[Snippets]:
                 language=code,
                 language_name=get_language_info(code)["name_local"],
                 url=url,
-                page_url=page_url,
                 title=title,
                 iframe=iframe_html(url=url, title=title, height=height),
-                script=script_html(url=url, page_url=page_url, title=title),
+                script=script_html(url=url, title=title),
             )
         )
     return shown
