@@ -121,6 +121,7 @@ INSTALLED_APPS = [
     "quizzes.interchange",
     "quizzes.classes",
     "quizzes.lti",
+    "quizzes.embed",
     # Background tasks (the admin's large imports): Django 6's framework, or its backport on
     # Django 5.2, with the database backend; `manage.py db_worker` runs them.
     *(["django_tasks"] if django.VERSION < (6, 0) else []),
@@ -140,6 +141,9 @@ MIDDLEWARE = [
     # An LTI session's pages in its LMS's iframe (between the CSP and the session: it reads
     # the session and changes the policy and the session's cookie).
     "quizzes.lti.middleware.LtiFrameMiddleware",
+    # The embed pages (/<lang>/embed/…) in a guide's frame: their URLconf, the sites allowed
+    # to frame them, their cookies (quizzes/embed/middleware.py).
+    "quizzes.embed.middleware.EmbedFrameMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "quizsite.middleware.UnreadableBodyMiddleware",

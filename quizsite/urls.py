@@ -11,6 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
     path("", include("quizzes.lti.urls")),
+    path("", include("quizzes.embed.root_urls")),
     path("", include("quizzes.embed.oembed_urls")),
 ]
 
@@ -28,6 +29,7 @@ urlpatterns += i18n_patterns(
     path("", include("quizzes.learning.urls")),
     path("", include("quizzes.reports.urls")),
     path("", include("quizzes.classes.urls")),
+    path("embed/", include("quizzes.embed.urls")),
 )
 
 handler400 = views.bad_request

@@ -20,6 +20,7 @@ from quizzes.admin.common import (
     side_by_side,
 )
 from quizzes.admin.embedding import QuizEmbedMixin
+from quizzes.admin.embeds import EmbedOriginInline
 from quizzes.admin.forms import (
     ContentForm,
     PositionForm,
@@ -92,7 +93,7 @@ class QuizAdmin(
     (quizzes/interchange/admin.py)."""
 
     form = QuizAdminForm
-    inlines = [QuestionInline]
+    inlines = [QuestionInline, EmbedOriginInline]
     list_display = (
         "name",
         "slug",

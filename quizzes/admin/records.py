@@ -33,7 +33,13 @@ class AttemptAdmin(RecordedAdmin):
         "score",
         "max_score",
     )
-    list_filter = ("quiz", "language", ("completed_at", admin.EmptyFieldListFilter))
+    list_filter = (
+        "quiz",
+        "language",
+        ("completed_at", admin.EmptyFieldListFilter),
+        "kind",
+        "embedded_in",
+    )
     list_select_related = ("quiz", "user")
     search_fields = ("public_id", "user__username", "quiz__slug")
     date_hierarchy = "started_at"

@@ -1,0 +1,1 @@
+"""Quizzes, and single questions, embedded in a guide's pages (an iframe on another site)."""

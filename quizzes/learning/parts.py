@@ -51,6 +51,7 @@ from quizzes.learning.forms import AnswerForm
 from quizzes.learning.selectors import QuizStatus
 from quizzes.models import score_percent
 from quizzes.snapshots import ChoiceContent, GuidePathContent, QuestionContent, QuizContent, Text
+from quizzes.templatetags.embedding import embedded
 
 # Where the attempt's id and the CSRF token go in a kept part: nothing else in it differs
 # between two learners who see the same of the same quiz. The quiz page kept for anonymous
@@ -177,8 +178,9 @@ class Part:
 
     @property
     def key(self) -> str:
-        """The part's name and a digest of its fields (memcached-safe: short, plain ASCII)."""
-        return f"part:{self.name}:{_digest(self)}"
+        """The part's name and a digest of its fields (memcached-safe: short, plain ASCII); an
+        embed page's parts apart, as their links are the embed's (quizzes/embed)."""
+        return f"part:{'embed:' if embedded() else ''}{self.name}:{_digest(self)}"
 
     def context(self) -> dict[str, Any]:
         """The fields by name, as they are (not copied, unlike `dataclasses.asdict`)."""

@@ -304,6 +304,12 @@ class PastAttempt:
         return self.kind == AttemptKind.PRACTICE
 
     @property
+    def is_scored(self) -> bool:
+        """A quiz attempt, whose score is the learner's at the quiz: not a practice one, nor
+        one at a single question (embedded in a guide's page)."""
+        return self.kind not in (AttemptKind.PRACTICE, AttemptKind.QUESTION)
+
+    @property
     def next_number(self) -> int:
         """The number of the question to go on with, while it is in progress."""
         return min(self.answered + 1, self.question_count)
@@ -398,7 +404,8 @@ def _status_rows(attempts: QuerySet[Attempt]) -> QuerySet:
         output_field=IntegerField(),
     )
     scored = ExpressionWrapper(
-        Q(completed_at__isnull=False) & ~Q(kind=AttemptKind.PRACTICE), BooleanField()
+        Q(completed_at__isnull=False) & ~Q(kind__in=[AttemptKind.PRACTICE, AttemptKind.QUESTION]),
+        BooleanField(),
     )
     ratio = ExpressionWrapper(F("score") * 1.0 / F("max_score"), output_field=FloatField())
     newest = [F("started_at").desc(), F("pk").desc()]
@@ -484,7 +491,7 @@ def quiz_statuses(*, learner: Learner, quiz_ids: Iterable[int]) -> dict[int, Qui
             found["attempts"].append(attempt)
         elif len(found["attempts"]) == LISTED:
             found["earlier"] = True
-        if attempt.is_practice:
+        if not attempt.is_scored:
             continue
         if not attempt.is_finished:
             found.setdefault("in_progress", attempt)

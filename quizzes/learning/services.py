@@ -97,8 +97,12 @@ def attempt_start(
     kind: str = AttemptKind.QUIZ,
     question_ids: list[int] | None = None,
     start_over: bool = False,
+    embedded_in: int | None = None,
 ) -> Attempt:
     """The learner's attempt of this kind in progress at the quiz, or a new one.
+
+    `embedded_in` is the allowed origin (EmbedOrigin's id) whose page framed the Start, kept
+    on a new attempt (one resumed keeps where it started).
 
     `start_over` abandons the attempt in progress first ("Start over"); it and its answers
     stay recorded. A new quiz attempt is marked as the learner's first at this quiz when it
@@ -118,9 +122,9 @@ def attempt_start(
                     assignment=None,
                     **learner,
                 ).update(abandoned_at=timezone.now())
-            return _open_or_new(quiz, learner, kind, question_ids)
+            return _open_or_new(quiz, learner, kind, question_ids, embedded_in)
     except IntegrityError:  # Another start won the race: take what it made.
-        return _open_or_new(quiz, learner, kind, question_ids)
+        return _open_or_new(quiz, learner, kind, question_ids, embedded_in)
 
 
 def _open_or_new_query(**learner: Placeholder) -> CompiledQuery:
@@ -147,7 +151,9 @@ _OPEN_OR_COUNT = {
 }
 
 
-def _open_or_new(quiz, learner: dict, kind: str, question_ids: list[int] | None) -> Attempt:
+def _open_or_new(
+    quiz, learner: dict, kind: str, question_ids: list[int] | None, embedded_in: int | None
+) -> Attempt:
     if "learner_key" in learner:
         rows = _OPEN_OR_COUNT["key"](quiz=quiz.pk, kind=kind, learner_key=learner["learner_key"])
     else:
@@ -164,7 +170,28 @@ def _open_or_new(quiz, learner: dict, kind: str, question_ids: list[int] | None)
         is_first=kind == AttemptKind.QUIZ and not quiz_attempts,
         kind=kind,
         question_ids=question_ids,
+        embedded_in_id=embedded_in,
     )
+
+
+def question_attempt_start(
+    *,
+    quiz: QuizContent,
+    question: QuestionContent,
+    user: AbstractBaseUser | None,
+    learner_key: str = "",
+    embedded_in: int | None = None,
+) -> Attempt:
+    """An attempt at one question of the quiz (a question embedded on its own in a guide's
+    page): the learner's one in progress at that question, or a new one, which replaces
+    their one-question attempt in progress at another question of the quiz (a learner has
+    one attempt of each kind in progress at a quiz)."""
+    fields = {"quiz": quiz, "user": user, "learner_key": learner_key, "embedded_in": embedded_in}
+    fields |= {"kind": AttemptKind.QUESTION, "question_ids": [question.pk]}
+    attempt = attempt_start(**fields)
+    if attempt.question_ids != [question.pk]:
+        attempt = attempt_start(**fields, start_over=True)
+    return attempt
 
 
 class NotFinished(Exception):

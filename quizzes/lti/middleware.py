@@ -1,34 +1,10 @@
 """Pages of an LTI session inside the LMS's iframe: framed by that platform only."""
 
-from http.cookies import CookieError, Morsel
-
 from django.conf import settings
-from django.contrib.messages.storage.cookie import CookieStorage
+
+from quizsite.framing import COOKIES, framed_by, third_party
 
 SESSION_FRAMED_BY = "lti_framed_by"
-# The session's, the CSRF token's and the messages' (what a page says after a redirect).
-COOKIES = (settings.SESSION_COOKIE_NAME, settings.CSRF_COOKIE_NAME, CookieStorage.cookie_name)
-
-
-class PartitionedMorsel(Morsel):
-    """A cookie written with CHIPS's `Partitioned`, which Python's cookies know from 3.14
-    only."""
-
-    def OutputString(self, attrs=None) -> str:
-        return super().OutputString(attrs) + "; Partitioned"
-
-
-def partitioned(morsel: Morsel) -> Morsel:
-    """The cookie, kept in the jar of the site that frames it (CHIPS): browsers that block
-    third-party cookies (Chrome's plans, Edge) still keep a partitioned one."""
-    try:
-        morsel["partitioned"] = True  # Python 3.14 and later.
-    except CookieError:
-        copy = PartitionedMorsel()
-        copy.set(morsel.key, morsel.value, morsel.coded_value)
-        copy.update(morsel)
-        return copy
-    return morsel
 
 
 class LtiFrameMiddleware:
@@ -55,17 +31,7 @@ class LtiFrameMiddleware:
         origin = session.get(SESSION_FRAMED_BY) if session is not None else None
         if not origin or request.path.startswith("/admin/"):
             return response
-        response._csp_config = {
-            **settings.CONTENT_SECURITY_POLICY_DIRECTIVES,
-            "frame-ancestors": [origin],
-            "form-action": ["'self'", origin],
-        }
-        if "X-Frame-Options" in response:
-            del response["X-Frame-Options"]
+        framed_by(response, [origin], form_action=[origin])
         if request.is_secure():
-            for cookie in COOKIES:
-                if cookie in response.cookies:
-                    response.cookies[cookie]["samesite"] = "None"
-                    response.cookies[cookie]["secure"] = True
-                    response.cookies[cookie] = partitioned(response.cookies[cookie])
+            third_party(response, COOKIES)
         return response

@@ -1,4 +1,4 @@
-"""The quizzes app's records, one module a part: content, attempts, classes."""
+"""The quizzes app's records, one module a part: content, attempts, classes, embeds."""
 
 from quizzes.models.attempts import (
     CREDIT_DIGITS,
@@ -44,6 +44,7 @@ from quizzes.models.content import (
     question_key,
     translated_fields,
 )
+from quizzes.models.embeds import EmbedOrigin, origin_normalised
 from quizzes.models.exports import ExportStatus, ReportExport
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "Choice",
     "Class",
     "ContentImage",
+    "EmbedOrigin",
     "ExportStatus",
     "Grading",
     "Level",
@@ -81,6 +83,7 @@ __all__ = [
     "edited_choice",
     "grade_of",
     "review_hidden",
+    "origin_normalised",
     "other_languages",
     "passes",
     "prompts_of",

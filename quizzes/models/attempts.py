@@ -48,6 +48,8 @@ class AttemptKind(models.TextChoices):
     QUIZ = "quiz", _("Quiz")
     PRACTICE = "practice", _("Practice")  # The questions missed in an earlier attempt.
     PREVIEW = "preview", _("Editor's preview")  # Of a quiz not published yet: not reported.
+    # One question of the quiz, embedded on its own in a guide's page (quizzes/embed).
+    QUESTION = "question", _("One question")
 
 
 def credits_so_far() -> models.QuerySet:
@@ -121,7 +123,8 @@ class Attempt(models.Model):
     kind = models.CharField(
         _("kind"), max_length=10, choices=AttemptKind, default=AttemptKind.QUIZ, editable=False
     )
-    # The questions a practice attempt asks, in the quiz's order; None: every question.
+    # The questions a practice or one-question attempt asks, in the quiz's order; None: every
+    # question.
     question_ids = models.JSONField(_("questions"), null=True, blank=True, editable=False)
     # Left for a new attempt ("Start over"): no longer the learner's attempt in progress.
     abandoned_at = models.DateTimeField(_("abandoned"), null=True, blank=True, editable=False)
@@ -143,6 +146,18 @@ class Attempt(models.Model):
     # When the server stops taking its answers and submits it as it stands: its start plus
     # the time limit (and the learner's extra time), or the assignment's close if sooner.
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, editable=False)
+
+    # Started in a frame on another site's page: the allowed origin it was embedded by
+    # (quizzes/embed); None: on the site itself, or a site the browser did not tell.
+    embedded_in = models.ForeignKey(
+        "quizzes.EmbedOrigin",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="attempts",
+        verbose_name=_("embedded in"),
+        editable=False,
+    )
 
     objects = AttemptQuerySet.as_manager()
 

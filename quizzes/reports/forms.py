@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from quizzes.models import origin_normalised
 from quizzes.reports.selectors import ReportFilter
 
 
@@ -24,7 +25,15 @@ class ReportFilterForm(forms.Form):
         required=False,
         choices=[(FIRST, _("First attempt of each learner")), (ALL, _("All attempts"))],
     )
-    practice = forms.BooleanField(label=_("Count practice attempts too"), required=False)
+    practice = forms.BooleanField(
+        label=_("Count practice and single-question attempts too"), required=False
+    )
+    site = forms.CharField(
+        label=_("Embedded in the site"),
+        required=False,
+        max_length=300,
+        widget=forms.TextInput(attrs={"placeholder": "https://guide.example.org"}),
+    )
     sort = forms.ChoiceField(label=_("Sort learners by"), required=False)
     page = forms.IntegerField(label=_("Page"), required=False, min_value=1)
 
@@ -39,6 +48,11 @@ class ReportFilterForm(forms.Form):
         self.fields["class"] = forms.IntegerField(
             required=False, min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput
         )
+
+    def clean_site(self) -> str:
+        """An embedding site's origin, as EmbedOrigin keeps it; empty: every attempt."""
+        site = self.cleaned_data["site"]
+        return origin_normalised(site) if site else ""
 
     def clean(self):
         data = super().clean()
@@ -56,6 +70,7 @@ class ReportFilterForm(forms.Form):
             language=data["language"],
             first_only=data["attempts"] != self.ALL,
             with_practice=data["practice"],
+            site=data["site"],
             klass=data["class"],
             taught_by=taught_by,
         )

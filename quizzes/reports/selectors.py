@@ -84,7 +84,10 @@ class ReportFilter:
     date_to: date | None = None
     language: str = ""
     first_only: bool = True
-    with_practice: bool = False  # Practice attempts too (never editors' previews).
+    # Practice and single-question attempts too (never editors' previews).
+    with_practice: bool = False
+    # The attempts started in a frame on this allowed site's pages (its origin); "": all.
+    site: str = ""
     # A class's report: its learners' attempts at its assignments (a first attempt is then
     # each one's first at the assignment, its number 1).
     klass: int | None = None
@@ -106,7 +109,7 @@ def _in_report(quiz: Quiz | None, report_filter: ReportFilter, prefix: str = "")
     """The filter on attempts, with a lookup prefix to apply it across a relation; editors'
     previews are never in it. Without `quiz`, on the attempts of any quiz."""
     kinds = (
-        [AttemptKind.QUIZ, AttemptKind.PRACTICE]
+        [AttemptKind.QUIZ, AttemptKind.PRACTICE, AttemptKind.QUESTION]
         if report_filter.with_practice
         else [AttemptKind.QUIZ]
     )
@@ -121,6 +124,8 @@ def _in_report(quiz: Quiz | None, report_filter: ReportFilter, prefix: str = "")
         kept &= Q(**{f"{prefix}started_at__lt": timezone.make_aware(end)})
     if report_filter.language:
         kept &= Q(**{f"{prefix}language": report_filter.language})
+    if report_filter.site:
+        kept &= Q(**{f"{prefix}embedded_in__origin": report_filter.site})
     if report_filter.first_only and report_filter.klass is None:
         kept &= Q(**{f"{prefix}is_first": True})
     elif report_filter.first_only:
@@ -993,6 +998,8 @@ def attempt_kind_label(attempt: Attempt) -> str:
         return _("Practice")
     if attempt.kind == AttemptKind.PREVIEW:
         return _("Editor’s preview")
+    if attempt.kind == AttemptKind.QUESTION:
+        return _("One question")
     return _("First attempt") if attempt.is_first else _("Retry")
 
 

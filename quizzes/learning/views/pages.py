@@ -70,9 +70,10 @@ from quizzes.learning.services import (
     attempt_start,
     attempt_submit_overdue,
     practice_start,
+    question_attempt_start,
 )
 from quizzes.models import Assignment, Attempt, AttemptKind
-from quizzes.snapshots import ChoiceContent, QuizContent
+from quizzes.snapshots import ChoiceContent, QuestionContent, QuizContent
 
 
 @require_safe
@@ -161,22 +162,51 @@ _per_learner = ratelimit(
 )
 
 
+def start_limited(view):
+    """`view` under the limits of Start: so many an hour per address and per learner."""
+    return _per_address(_per_learner(view))
+
+
 @require_POST
-@_per_address
-@_per_learner
+@start_limited
 def quiz_start(request: HttpRequest, slug: str) -> HttpResponse:
     """Start the quiz, or resume the attempt in progress; "Start over" abandons that one."""
     quiz = _get_published_quiz(request, slug)
+    return attempt_started(request, quiz, start_over=bool(request.POST.get("start_over")))
+
+
+def attempt_started(
+    request: HttpRequest,
+    quiz: QuizContent,
+    *,
+    start_over: bool = False,
+    question: QuestionContent | None = None,
+    embedded_in: int | None = None,
+) -> HttpResponse:
+    """Start the learner's attempt at the quiz, or at its one `question`, or resume the one in
+    progress, and go on to its first open question. `embedded_in`: the allowed origin whose
+    page frames the Start (quizzes/embed), kept on a new attempt."""
     if not quiz.questions:
         raise Http404(_("This quiz has no questions yet."))
-    start_over = bool(request.POST.get("start_over"))
-    kind = AttemptKind.QUIZ if quiz.is_published else AttemptKind.PREVIEW
-    if request.user.is_authenticated:
-        attempt = attempt_start(quiz=quiz, user=request.user, kind=kind, start_over=start_over)
+    user = request.user if request.user.is_authenticated else None
+    key = None if user is not None else learner_of(request).key or new_learner_key()
+    if question is not None:
+        attempt = question_attempt_start(
+            quiz=quiz, question=question, user=user, learner_key=key or "", embedded_in=embedded_in
+        )
+    else:
+        kind = AttemptKind.QUIZ if quiz.is_published else AttemptKind.PREVIEW
+        attempt = attempt_start(
+            quiz=quiz,
+            user=user,
+            learner_key=key or "",
+            kind=kind,
+            start_over=start_over,
+            embedded_in=embedded_in,
+        )
+    if user is not None:
         note_attempts(request)
-        return _started(request, attempt, Learner(user_id=request.user.pk, key=None))
-    key = learner_of(request).key or new_learner_key()
-    attempt = attempt_start(quiz=quiz, user=None, learner_key=key, kind=kind, start_over=start_over)
+        return _started(request, attempt, Learner(user_id=user.pk, key=None))
     response = _started(request, attempt, Learner(user_id=None, key=key))
     keep_learner_key(response, key)  # Again, so that it lasts from the latest start.
     return response
@@ -201,8 +231,7 @@ def _wants_json(request: HttpRequest) -> bool:
 
 @require_POST
 @login_required
-@_per_address
-@_per_learner
+@start_limited
 def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
     """Start an attempt at a class's assignment under its rules, or resume the one in
     progress; refused with a page that says why (not in the class, not open, closed, no
@@ -490,8 +519,7 @@ def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> 
 
 
 @require_POST
-@_per_address
-@_per_learner
+@start_limited
 def practice(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Practise the questions missed in a finished attempt of the learner's."""
     found = _get_attempt_for(request, public_id)
