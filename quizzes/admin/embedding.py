@@ -1,16 +1,19 @@
 """What the quiz and question admins show an editor to embed a quiz, or one question, in a
 guide's page: the snippets of quizzes/embed/snippets.py in every language, each in a box to
-copy (a button does it with the script, quizsite/static/quizsite/admin-copy.js)."""
+copy (a button does it with the script, quizsite/static/quizsite/admin-copy.js), and the
+sites allowed to embed it (EmbedOrigin)."""
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Q
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from quizzes.embed.snippets import site_url, snippets
-from quizzes.models import Question, Quiz
+from quizzes.models import EmbedOrigin, Question, Quiz
 
 TEMPLATE = "admin/quizzes/_embed_snippets.html"
 
@@ -29,6 +32,23 @@ class _CopyMediaMixin:
         return super().media + forms.Media(js=[copy_script()])
 
 
+def _shown(quiz: Quiz, *, prefix: str, number: int | None = None) -> SafeString:
+    """The snippets of a published quiz (or of its question `number`), and the sites
+    allowed to embed it (one query), with the way to the allowed origins."""
+    published = quiz.is_published
+    return render_to_string(
+        TEMPLATE,
+        {
+            "published": published,
+            "prefix": prefix,
+            "snippets": snippets(quiz=quiz, number=number) if published else (),
+            "oembed_url": site_url(quiz.get_absolute_url()) if number is None else "",
+            "origins": EmbedOrigin.objects.for_quiz(Q(quiz=quiz)),
+            "origins_url": reverse("admin:quizzes_embedorigin_changelist"),
+        },
+    )
+
+
 class QuizEmbedMixin(_CopyMediaMixin):
     """For the quiz admin: name "embed_snippets" in its `readonly_fields` and `fields`."""
 
@@ -36,15 +56,7 @@ class QuizEmbedMixin(_CopyMediaMixin):
     def embed_snippets(self, quiz: Quiz) -> SafeString | str:
         if quiz.pk is None:
             return "-"
-        return render_to_string(
-            TEMPLATE,
-            {
-                "published": quiz.is_published,
-                "prefix": "quiz",
-                "snippets": snippets(quiz=quiz) if quiz.is_published else (),
-                "oembed_url": site_url(quiz.get_absolute_url()),
-            },
-        )
+        return _shown(quiz, prefix="quiz")
 
 
 class QuestionEmbedMixin(_CopyMediaMixin):
@@ -55,15 +67,7 @@ class QuestionEmbedMixin(_CopyMediaMixin):
         if question.pk is None:
             return "-"
         quiz = question.quiz
-        published = quiz.is_published
         number = None
-        if published:  # Its number on the embed pages: its place in the quiz, from 1.
+        if quiz.is_published:  # Its number on the embed pages: its place in the quiz, from 1.
             number = quiz.questions.filter(position__lt=question.position).count() + 1
-        return render_to_string(
-            TEMPLATE,
-            {
-                "published": published,
-                "prefix": "question",
-                "snippets": snippets(quiz=quiz, number=number) if published else (),
-            },
-        )
+        return _shown(quiz, prefix="question", number=number)

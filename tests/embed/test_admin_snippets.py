@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
+from quizzes.models import EmbedOrigin
 from tests.factories import make_quiz
 
 SITE = "https://quiz.example.com"
@@ -120,6 +121,26 @@ def test_an_unpublished_quiz_must_be_published_first(editor_client, db):
     page = question_page(editor_client, question).content.decode()
     assert "Publish the quiz first" in page
     assert 'class="embed-snippet"' not in page
+
+
+@pytest.mark.parametrize("published", [True, False], ids=["published", "unpublished"])
+def test_the_sites_allowed_to_embed_it_are_listed(editor_client, db, published):
+    quiz = make_quiz(published=published)
+    other = make_quiz(slug="other-quiz")
+    EmbedOrigin.objects.create(origin="https://guide.example.org")
+    EmbedOrigin.objects.create(origin="https://docs.example.net", quiz=quiz)
+    EmbedOrigin.objects.create(origin="https://elsewhere.example.com", quiz=other)
+    for r in (quiz_page(editor_client, quiz), question_page(editor_client, quiz.questions.first())):
+        page = r.content.decode()
+        assert "<li><code>https://docs.example.net</code> (this quiz)</li>" in page
+        assert "<li><code>https://guide.example.org</code> (every quiz)</li>" in page
+        assert "elsewhere.example.com" not in page
+        assert f'<a href="{reverse("admin:quizzes_embedorigin_changelist")}">' in page
+
+
+def test_no_site_allowed_yet_is_said(editor_client, quiz):
+    page = quiz_page(editor_client, quiz, "fr").content.decode()
+    assert "Aucun site n’est encore autorisé à l’intégrer." in page
 
 
 def test_a_french_editor_reads_french(editor_client, db):
