@@ -242,3 +242,45 @@ def test_embed_script_address_is_stable_and_cached(client):
     assert response.status_code == 302
     assert response["Location"].endswith("embed/embed.js")
     assert "max-age=3600" in response["Cache-Control"]
+
+
+# Cookies
+
+
+def test_over_https_the_frames_cookies_are_partitioned(client, embedded_quiz):
+    page = client.get(embed_url(embedded_quiz), secure=True)
+    csrf = page.cookies["csrftoken"].OutputString()
+    assert "SameSite=None" in csrf and "Secure" in csrf and "Partitioned" in csrf
+    started = client.post(start_url(embedded_quiz), {"site": GUIDE}, secure=True)
+    key = started.cookies["learner"].OutputString()
+    assert "SameSite=None" in key and "Secure" in key and "Partitioned" in key
+
+
+def test_the_sites_own_cookies_stay_as_the_settings_make_them(client, embedded_quiz):
+    started = client.post(reverse("quiz_start", kwargs={"slug": embedded_quiz.slug}), secure=True)
+    key = started.cookies["learner"].OutputString()
+    assert "SameSite=Lax" in key and "Partitioned" not in key
+
+
+def test_over_plain_http_elsewhere_than_the_loopback_they_are_not(client, embedded_quiz):
+    started = client.post(start_url(embedded_quiz), {"site": GUIDE})
+    key = started.cookies["learner"].OutputString()
+    assert "SameSite=Lax" in key and "Partitioned" not in key and "Secure" not in key
+
+
+def test_the_loopback_counts_as_secure(client, embedded_quiz, settings):
+    settings.ALLOWED_HOSTS = ["localhost"]
+    started = client.post(start_url(embedded_quiz), {"site": GUIDE}, HTTP_HOST="localhost:8000")
+    assert "Partitioned" in started.cookies["learner"].OutputString()
+
+
+def test_the_connected_page_lets_frames_have_the_session(client, embedded_quiz, django_user_model):
+    user = django_user_model.objects.create_user("ana", password="a long passphrase")
+    client.force_login(user)
+    page = client.get(reverse("embed:connected"), secure=True)
+    assert page.status_code == 200 and "Your account is connected" in page.content.decode()
+    session = page.cookies["sessionid"].OutputString()
+    assert "SameSite=None" in session and "Secure" in session
+    assert 'class="site-header"' not in page.content.decode()
+    framed = client.get(embed_url(embedded_quiz), secure=True).content.decode()
+    assert "Signed in as ana: your answers are kept in your account." in framed

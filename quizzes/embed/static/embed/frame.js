@@ -23,11 +23,14 @@
     window.addEventListener("load", send);
   }
 
-  // Links in the quiz's own texts (a prompt's, an explanation's) leave the quiz too.
-  for (const link of document.querySelectorAll(".rich a[href]")) {
+  // Links in the quiz's own texts (a prompt's, an explanation's) leave the quiz too, in
+  // every step the page's script shows.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest(".rich a[href]");
+    if (!link) return;
     link.target = "_blank";
     link.rel = "noopener";
-  }
+  });
 
   const connect = document.querySelector(".connect-account");
   const show = document.querySelector(".show-account");
