@@ -1,12 +1,15 @@
-# The two commands of the README: `make run` and `make test`; `make serve`, `make stop` and
-# `make bench` for the production-like site on this machine. Both sites run the task worker
-# (`manage.py db_worker`: the admin's large imports, LMS grades, the reports' exports) beside the
-# web server.
+# The two commands of the README: `make run` (the site, and a guide page that embeds its demo
+# quiz) and `make test`; `make serve`, `make stop` and `make bench` for the production-like site
+# on this machine. Both sites run the task worker (`manage.py db_worker`: the admin's large
+# imports, LMS grades, the reports' exports) beside the web server.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make run`'s demo guide page (quizzes/demo/guide/), another origin that embeds the demo quiz:
+# its addresses are the site's on 127.0.0.1:8000, and loaddemo allows it to embed on 8001.
+GUIDE_PORT ?= 8001
 CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 # The project runs on Django 5.2 LTS (.venv) and is tested once more on the newest Django 6
 # and a newer Python, in a venv of its own.
@@ -58,8 +61,10 @@ run: $(VENV)/.installed $(CATALOGUES)
 	@mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py loaddemo
-	@echo "Quizsite is on http://$(HOST):$(PORT)/ (Ctrl-C stops it and its task worker)"
-	$(BIN)/python manage.py db_worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	@echo "Quizsite is on http://$(HOST):$(PORT)/, its demo guide page on http://$(HOST):$(GUIDE_PORT)/ (Ctrl-C stops them and the task worker)"
+	$(BIN)/python manage.py db_worker & worker=$$!; \
+	  $(BIN)/python -m http.server $(GUIDE_PORT) --bind $(HOST) --directory quizzes/demo/guide 2>>var/guide.log & guide=$$!; \
+	  trap 'kill $$worker $$guide 2>/dev/null' EXIT INT TERM; \
 	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The suite runs on SQLite, then on a private PostgreSQL server it starts on a free port and

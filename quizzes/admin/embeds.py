@@ -14,8 +14,9 @@ class EmbedOriginAdmin(admin.ModelAdmin):
     autocomplete_fields = ("quiz",)
 
 
-class EmbedOriginInline(admin.TabularInline):
-    """The sites allowed to embed this quiz besides those allowed every quiz."""
+class EmbedOriginInline(admin.StackedInline):
+    """The sites allowed to embed this quiz besides those allowed every quiz. Stacked: Django's
+    tabular inline heads its first column with an empty <th> (axe: empty-table-header)."""
 
     model = EmbedOrigin
     fields = ("origin", "note")

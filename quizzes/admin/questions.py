@@ -17,6 +17,7 @@ from quizzes.admin.common import (
     regraded_message,
     side_by_side,
 )
+from quizzes.admin.embedding import QuestionEmbedMixin
 from quizzes.admin.forms import (
     ChoiceForm,
     ChoiceInlineFormSet,
@@ -72,10 +73,15 @@ class UnitInline(SortableInlineMixin, SortableInlineAdminMixin, admin.TabularInl
 
 @admin.register(Question)
 class QuestionAdmin(
-    RecordedDeleteMixin, QuestionPreviewMixin, SortableParentMixin, TranslationAdmin
+    RecordedDeleteMixin,
+    QuestionPreviewMixin,
+    QuestionEmbedMixin,
+    SortableParentMixin,
+    TranslationAdmin,
 ):
     """Questions, their choices inline; the Preview of a question as learners read it comes
-    from QuestionPreviewMixin (quizzes/admin/previews.py)."""
+    from QuestionPreviewMixin (quizzes/admin/previews.py), its embed snippets from
+    QuestionEmbedMixin (embedding.py)."""
 
     form = QuestionForm
     inlines = [ChoiceInline, UnitInline]
@@ -102,7 +108,9 @@ class QuestionAdmin(
         "guide_url",
         "key",
         "name",
+        "embed_snippet",
     )
+    readonly_fields = ("embed_snippet",)
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     actions = ["regrade"]
 

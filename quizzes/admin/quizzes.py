@@ -19,6 +19,7 @@ from quizzes.admin.common import (
     regraded_message,
     side_by_side,
 )
+from quizzes.admin.embedding import QuizEmbedMixin
 from quizzes.admin.embeds import EmbedOriginInline
 from quizzes.admin.forms import (
     ContentForm,
@@ -80,14 +81,16 @@ class QuizAdmin(
     RecordedDeleteMixin,
     QuizPublishingMixin,
     QuizTranslationStatusMixin,
+    QuizEmbedMixin,
     QuizImportMixin,
     QuizExportMixin,
     SortableParentMixin,
     TranslationAdmin,
 ):
     """Quizzes, their questions inline. Each concern comes from a mixin: publishing
-    (quizzes/admin/publishing.py), the translation status (translations.py), the import pages
-    and the export actions (quizzes/interchange/admin.py)."""
+    (quizzes/admin/publishing.py), the translation status (translations.py), the embed
+    snippets (embedding.py), the import pages and the export actions
+    (quizzes/interchange/admin.py)."""
 
     form = QuizAdminForm
     inlines = [QuestionInline, EmbedOriginInline]
@@ -106,8 +109,8 @@ class QuizAdmin(
     # Ticked boxes, not Django's two-list widget: its search icon carries an aria-label no
     # role allows (axe), and a site has a few guide paths.
     formfield_overrides = {models.ManyToManyField: {"widget": forms.CheckboxSelectMultiple}}
-    readonly_fields = ("translation_status",)
-    fields = side_by_side(*QUIZ_FIELDS, "translation_status")
+    readonly_fields = ("translation_status", "embed_snippets")
+    fields = side_by_side(*QUIZ_FIELDS, "translation_status", "embed_snippets")
     actions = ["publish", "unpublish", "regrade", "export", "export_gift", "export_moodle_xml"]
     change_list_template = "admin/quizzes/quiz/change_list.html"
 
