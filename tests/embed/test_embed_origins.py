@@ -50,7 +50,10 @@ def test_anything_else_is_refused(typed):
         origin_normalised(typed)
 
 
-def test_the_admin_lists_and_adds_origins(admin_client, quiz):
+@pytest.mark.parametrize("who", ["admin_client", "editor_client"])
+def test_the_admin_lists_and_adds_origins(request, who, quiz):
+    """A superuser, and an editor (migration 0026 gives the Editors group the model)."""
+    admin_client = request.getfixturevalue(who)
     url = reverse("admin:quizzes_embedorigin_add")
     response = admin_client.post(url, {"origin": "HTTPS://Guide.Example.org/", "note": "Ours"})
     assert response.status_code == 302
@@ -63,7 +66,9 @@ def test_the_admin_lists_and_adds_origins(admin_client, quiz):
     assert "https://guide.example.org" in listing.content.decode()
 
 
-def test_the_quiz_page_shows_its_own_origins(admin_client, quiz):
+@pytest.mark.parametrize("who", ["admin_client", "editor_client"])
+def test_the_quiz_page_shows_its_own_origins(request, who, quiz):
+    admin_client = request.getfixturevalue(who)
     EmbedOrigin.objects.create(origin="https://one.example.org", quiz=quiz)
     page = admin_client.get(reverse("admin:quizzes_quiz_change", args=[quiz.pk]))
     html = page.content.decode()
