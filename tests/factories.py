@@ -235,16 +235,20 @@ def answer_picks(client, attempt: Attempt, number: int, choices: list[Choice], l
 
 
 def quiz_form(guide, **fields) -> dict:
-    return {
-        "title_en": "Gradient accumulation quiz",
-        "title_fr": "Quiz sur l'accumulation de gradients",
-        "slug": "gradient-accumulation-quiz",
-        "description_en": "Bigger batches on small GPUs.",
-        "description_fr": "De plus grands lots sur de petits GPU.",
-        "level": "beginner",
-        "guide_paths": [guide.pk],
-        "pass_mark": "60",
-    } | fields
+    return (
+        {
+            "title_en": "Gradient accumulation quiz",
+            "title_fr": "Quiz sur l'accumulation de gradients",
+            "slug": "gradient-accumulation-quiz",
+            "description_en": "Bigger batches on small GPUs.",
+            "description_fr": "De plus grands lots sur de petits GPU.",
+            "level": "beginner",
+            "guide_paths": [guide.pk],
+            "pass_mark": "60",
+        }
+        | inline_data("embed_origins", [])
+        | fields
+    )
 
 
 def question_form(question: Question, choices: list[dict], *, initial: int = 0, **fields) -> dict:

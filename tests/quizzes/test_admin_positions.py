@@ -82,13 +82,17 @@ def test_question_added_in_the_quiz_inline_goes_last(editor_client, guide):
         for q in quiz.questions.all()
     ]
     new = {"position": "", "prompt_en": "Third?", "prompt_fr": "", "kind": "single"}
-    data = {
-        "title_en": quiz.title_en,
-        "title_fr": quiz.title_fr,
-        "slug": quiz.slug,
-        "level": quiz.level,
-        "pass_mark": "70",
-    } | inline_data("questions", [*saved, new], initial=2)
+    data = (
+        {
+            "title_en": quiz.title_en,
+            "title_fr": quiz.title_fr,
+            "slug": quiz.slug,
+            "level": quiz.level,
+            "pass_mark": "70",
+        }
+        | inline_data("questions", [*saved, new], initial=2)
+        | inline_data("embed_origins", [])
+    )
     response = editor_client.post(f"/admin/quizzes/quiz/{quiz.pk}/change/", data)
     assert response.status_code == 302, response.context["errors"]
     assert quiz.questions.get(prompt_en="Third?").position == 3
