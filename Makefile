@@ -34,7 +34,7 @@ BROWSER_TOOLS := /usr/bin/chromium /usr/bin/java node_modules/.installed
 # and live server (a group marked xdist_group stays on one worker); the 15 slowest printed.
 PYTEST_ARGS ?= -n auto --dist loadgroup --durations=15
 
-.PHONY: run test test-random lint format messages serve stop bench bench-reports bench-gradebook
+.PHONY: run test test-random lint format messages serve stop bench bench-reports bench-gradebook bench-learner
 
 run: $(VENV)/.installed $(CATALOGUES)
 	@mkdir -p var
@@ -112,6 +112,12 @@ endif
 bench-reports: $(VENV)/.installed $(CATALOGUES)
 	scripts/postgres start
 	DATABASE_URL=$$(QUIZSITE_PG_DATABASE=quizsite_bench scripts/postgres url) $(BIN)/python bench/reports.py; status=$$?; scripts/postgres stop; exit $$status
+
+# Times the quiz page, My progress and the home page for a learner with 1 and with 1,000
+# attempts, and fails if the long history costs more than 1.5 times as much (bench/REPORTS.md).
+bench-learner: $(VENV)/.installed $(CATALOGUES)
+	scripts/postgres start
+	DATABASE_URL=$$(QUIZSITE_PG_DATABASE=learner_bench scripts/postgres url) $(BIN)/python bench/learner_history.py; status=$$?; scripts/postgres stop; exit $$status
 
 # Times a class's gradebook, 500 learners × 20 assignments, on the private PostgreSQL
 # cluster, in a database of its own that it recreates (bench/REPORTS.md, "The gradebook").

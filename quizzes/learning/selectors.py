@@ -13,16 +13,32 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from functools import cached_property
 from uuid import UUID
 
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models import Count, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    When,
+    Window,
+)
+from django.db.models.functions import Coalesce, RowNumber
 from django.urls import reverse
 
 from guides.models import GuidePath
 from quizsite.queries import CompiledQuery, Placeholder
 from quizzes.models import (
+    Answer,
     Attempt,
     AttemptKind,
     Question,
@@ -301,37 +317,40 @@ class PastAttempt:
         return reverse("question", kwargs={"public_id": self.public_id, "number": self.next_number})
 
 
+LISTED = 10  # My progress lists a quiz's newest attempts, at most this many.
+
+
 @dataclass(frozen=True)
 class QuizStatus:
     """Where the learner is with a quiz: the attempt in progress (to resume), the best and
     the last score of the finished quiz attempts (practice attempts don't score), passed or
-    not, and every attempt not abandoned, the newest first."""
+    not, and the newest attempts not abandoned (at most LISTED, the newest first), and
+    whether there are earlier ones.
 
-    attempts: tuple[PastAttempt, ...]
+    Read from those few attempts only (`_status_rows`), so that a page costs the same for a
+    learner with a thousand attempts at the quiz as for one with a single attempt."""
 
-    @cached_property
-    def _scored(self) -> list[PastAttempt]:
-        return [a for a in self.attempts if a.is_finished and not a.is_practice]
-
-    @cached_property
-    def in_progress(self) -> PastAttempt | None:
-        return next((a for a in self.attempts if not a.is_finished and not a.is_practice), None)
+    attempts: tuple[PastAttempt, ...]  # The newest, at most LISTED.
+    in_progress: PastAttempt | None = None
+    best_attempt: PastAttempt | None = None  # The finished quiz attempt of the best score.
+    last_attempt: PastAttempt | None = None  # The newest finished quiz attempt.
+    earlier: bool = False  # There are attempts not abandoned older than those listed.
 
     @property
     def best(self) -> int | None:
-        return max((a.percent for a in self._scored), default=None)
+        return self.best_attempt.percent if self.best_attempt else None
 
     @property
     def last(self) -> int | None:
-        return self._scored[0].percent if self._scored else None
+        return self.last_attempt.percent if self.last_attempt else None
 
     @property
     def passed(self) -> bool:
-        return any(a.passed for a in self._scored)
+        return self.best_attempt is not None and self.best_attempt.passed
 
     @property
     def is_done(self) -> bool:
-        return bool(self._scored)
+        return self.last_attempt is not None
 
     @property
     def state(self) -> str:
@@ -345,9 +364,18 @@ NOT_STARTED = QuizStatus(attempts=())
 
 
 def _status_rows(attempts: QuerySet[Attempt]) -> QuerySet:
-    """The rows `quiz_statuses` folds: each self-study attempt not abandoned (an assignment's
-    are the class's, listed apart), with its answer count and its quiz's question count,
-    the newest first."""
+    """The rows `quiz_statuses` folds: of each quiz, the self-study attempts not abandoned
+    (an assignment's are the class's, listed apart) that its status shows, the newest first:
+    the LISTED newest, the one in progress, the newest finished quiz attempt and the best
+    (of the highest score), each with its answer count if unfinished and its quiz's question
+    count, and one more of the newest if there are earlier ones.
+
+    The database ranks the learner's attempts at the quiz by windows over their rows alone
+    (the index on the learner) and reads the answers and the question count of the few
+    rows kept; answers are counted for the attempts in progress alone (before, every
+    attempt was joined to all its answers, and its question count read for each).
+    `quiz_statuses` then picks the last and the best among those rows: the best attempt
+    ranks first of the finished ones by score, the newest of a tie, as it does here."""
     question_count = Subquery(
         Question.objects.filter(quiz=OuterRef("quiz"))
         .order_by()
@@ -356,10 +384,48 @@ def _status_rows(attempts: QuerySet[Attempt]) -> QuerySet:
         .values("n"),
         output_field=IntegerField(),
     )
+    answered = Subquery(
+        Answer.objects.filter(attempt=OuterRef("pk"))
+        .order_by()
+        .values("attempt")
+        .annotate(n=Count("pk"))
+        .values("n"),
+        output_field=IntegerField(),
+    )
+    scored = ExpressionWrapper(
+        Q(completed_at__isnull=False) & ~Q(kind=AttemptKind.PRACTICE), BooleanField()
+    )
+    ratio = ExpressionWrapper(F("score") * 1.0 / F("max_score"), output_field=FloatField())
+    newest = [F("started_at").desc(), F("pk").desc()]
+    kept = attempts.filter(abandoned_at=None, assignment=None)
+    shown = (
+        kept.alias(
+            is_scored=scored,
+            ratio=ratio,
+            rank=Window(RowNumber(), partition_by=[F("quiz")], order_by=newest),
+            scored_rank=Window(RowNumber(), partition_by=[F("quiz"), scored], order_by=newest),
+            best_rank=Window(
+                RowNumber(),
+                partition_by=[F("quiz"), scored],
+                order_by=[F("ratio").desc(nulls_last=True), *newest],
+            ),
+        )
+        .filter(
+            Q(rank__lte=LISTED + 1)
+            | Q(completed_at=None, kind=AttemptKind.QUIZ)
+            | Q(is_scored=True, scored_rank=1)
+            | Q(is_scored=True, best_rank=1)
+        )
+        .order_by()
+        .values("pk")
+    )
     return (
-        attempts.filter(abandoned_at=None, assignment=None)
+        Attempt.objects.filter(pk__in=shown)
+        .annotate(
+            answered=Case(When(completed_at=None, then=Coalesce(answered, 0)), default=0),
+            quiz_questions=question_count,
+        )
         .order_by("-started_at", "-pk")
-        .annotate(answered=Count("answers"), quiz_questions=question_count)
         .values_list(
             "quiz_id",
             "public_id",
@@ -402,11 +468,30 @@ def quiz_statuses(*, learner: Learner, quiz_ids: Iterable[int]) -> dict[int, Qui
         rows = _USER_QUIZ_STATUS(user=learner.user_id, quiz=quiz_ids[0])
     else:
         rows = _KEY_QUIZ_STATUS(learner_key=learner.key, quiz=quiz_ids[0])
-    by_quiz: dict[int, list[PastAttempt]] = {}
+    by_quiz: dict[int, dict] = {}
     for quiz_id, *fields, answered, quiz_questions, question_ids, pass_mark in rows:
         count = len(question_ids) if question_ids is not None else quiz_questions or 0
-        by_quiz.setdefault(quiz_id, []).append(PastAttempt(*fields, answered, count, pass_mark))
-    return {quiz_id: QuizStatus(tuple(attempts)) for quiz_id, attempts in by_quiz.items()}
+        attempt = PastAttempt(*fields, answered, count, pass_mark)
+        found = by_quiz.setdefault(quiz_id, {"attempts": []})
+        # The rows come the newest first: the LISTED newest, then at most one more of them
+        # (there are earlier ones), then the older ones the status needs.
+        if len(found["attempts"]) < LISTED:
+            found["attempts"].append(attempt)
+        elif len(found["attempts"]) == LISTED:
+            found["earlier"] = True
+        if attempt.is_practice:
+            continue
+        if not attempt.is_finished:
+            found.setdefault("in_progress", attempt)
+            continue
+        found.setdefault("last_attempt", attempt)
+        best = found.get("best_attempt")
+        if best is None or attempt.score / attempt.max_score > best.score / best.max_score:
+            found["best_attempt"] = attempt
+    return {
+        quiz_id: QuizStatus(**{**found, "attempts": tuple(found["attempts"])})
+        for quiz_id, found in by_quiz.items()
+    }
 
 
 @dataclass(frozen=True)

@@ -168,3 +168,30 @@ def test_dates_are_written_as_each_language_writes_them(client, quiz):
     english = client.get("/en/progress/").content.decode()
     assert "2 Dec 2026, 06:49" in english and "a.m." not in english
     assert "02/12/2026 06:49" in client.get("/fr/progress/").content.decode()
+
+
+def test_a_long_history_lists_the_newest_and_keeps_the_best_and_last(client, quiz):
+    """The status reads only the attempts it shows: the best of 15 is the oldest, the last the
+    newest; My progress lists the 10 newest and says there are earlier ones."""
+    attempt = start(client, quiz)
+    key = attempt.learner_key
+    made = Attempt.objects.bulk_create(
+        Attempt(
+            quiz=quiz,
+            learner_key=key,
+            language="en",
+            completed_at=datetime(2026, 1, 1 + n, 1, tzinfo=UTC),
+            score=8 if n == 0 else 2 + n % 3,
+            max_score=8,
+        )
+        for n in range(15)
+    )
+    for n, past in enumerate(made):  # started_at is stamped "now" on creation.
+        Attempt.objects.filter(pk=past.pk).update(started_at=datetime(2026, 1, 1 + n, tzinfo=UTC))
+    status = quiz_statuses(learner=Learner(user_id=None, key=key), quiz_ids=[quiz.pk])[quiz.pk]
+    assert (status.best, status.last, status.passed) == (100, 50, True)
+    assert status.in_progress.public_id == attempt.public_id and status.state == "in_progress"
+    assert len(status.attempts) == 10 and status.earlier
+    assert [a.started_at.day for a in status.attempts[1:]] == list(range(15, 6, -1))
+    page = client.get("/en/progress/").content.decode()
+    assert "Only your 10 newest attempts are listed." in page and "best 100%, last 50%" in page
