@@ -179,6 +179,8 @@ class Attempt(models.Model):
         # Reports filter by dates.
         indexes = [
             models.Index(fields=["quiz", "started_at"], name="attempt_quiz_started"),
+            # A report's latest completed attempts (the anonymous learners' last score).
+            models.Index(fields=["quiz", "completed_at"], name="attempt_quiz_completed"),
         ]
 
     def __str__(self) -> str:

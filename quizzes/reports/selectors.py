@@ -22,7 +22,7 @@ from types import SimpleNamespace
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connections
+from django.db import connections, router
 from django.db.models import (
     Avg,
     Case,
@@ -174,6 +174,52 @@ def completed_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
     return attempts_for(quiz, report_filter).filter(completed_at__isnull=False)
 
 
+# Rollups (quizzes/reports/rollups.py)
+
+
+def _rollup(quiz: Quiz, report_filter: ReportFilter):
+    """Where the rollups give the figures of this report, (the connection, the WHERE
+    clause on a rollup's rows, its parameters); None where the report scans the attempts:
+    not on PostgreSQL (or with `settings.REPORT_ROLLUPS` off), for a class's report or an
+    instructor's learners (theirs, not the site's), or with a time zone other than the one
+    the rollups' days are in. Both ways give the rows in the same order, so that the
+    figures folded from them are the same to the last bit."""
+    connection = connections[router.db_for_read(Attempt)]
+    if (
+        not settings.REPORT_ROLLUPS
+        or connection.vendor != "postgresql"
+        or report_filter.klass is not None
+        or report_filter.taught_by is not None
+        or timezone.get_current_timezone_name() != settings.TIME_ZONE
+    ):
+        return None
+    kinds = [AttemptKind.QUIZ, AttemptKind.PRACTICE][: 2 if report_filter.with_practice else 1]
+    where, params = ["quiz_id = %s", "kind = ANY(%s)"], [quiz.pk, [str(k) for k in kinds]]
+    if report_filter.date_from is None and report_filter.date_to in (None, date.max):
+        where.append("day IS NULL")  # The all-time rows.
+    else:
+        where.append("day IS NOT NULL")
+        if report_filter.date_from:
+            where.append("day >= %s")
+            params.append(report_filter.date_from)
+        if report_filter.date_to and report_filter.date_to < date.max:
+            where.append("day <= %s")
+            params.append(report_filter.date_to)
+    if report_filter.language:
+        where.append("language = %s")
+        params.append(report_filter.language)
+    if report_filter.first_only:
+        where.append("is_first")
+    return connection, " AND ".join(where), params
+
+
+def _rollup_rows(rollup, sql: str, params: list) -> list[tuple]:
+    connection, where, where_params = rollup
+    with connection.cursor() as cursor:
+        cursor.execute(sql.replace("{where}", where), [*where_params, *params])
+        return cursor.fetchall()
+
+
 # Summary and score distribution
 
 
@@ -232,13 +278,23 @@ def quiz_summary(
     fractions) are percentages, and the distribution counts them in bands of
     HISTOGRAM_BAND percent; the standard deviation is the sample one (n - 1).
     """
-    groups = list(
-        attempts_for(quiz, report_filter)
-        .filter(_answered())
-        .values_list("score", "max_score")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        groups = _rollup_rows(
+            rollup,
+            "SELECT score, max_score, sum(n)::bigint FROM report_attempt_rollup "
+            "WHERE {where} AND answered GROUP BY score, max_score HAVING sum(n) > 0 "
+            "ORDER BY score, max_score",
+            [],
+        )
+    else:
+        groups = list(
+            attempts_for(quiz, report_filter)
+            .filter(_answered())
+            .values_list("score", "max_score")
+            .annotate(n=Count("pk"))
+            .order_by("score", "max_score")
+        )
     started = sum(count for _score, _out_of, count in groups)
     rows = [
         (float(score), out_of, n) for score, out_of, n in groups if score is not None and out_of
@@ -446,12 +502,25 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
     back like everywhere else on the site.
     """
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
-    cells = (
-        _completed_answers(quiz, report_filter)
-        .values_list("question_id", "choice_id", "credit", "attempt__language", "attempt__score")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        cells = _rollup_rows(
+            rollup,
+            "SELECT question_id, choice_id, credit, language, score, sum(n)::bigint "
+            "FROM report_answer_rollup WHERE {where} "
+            "GROUP BY question_id, choice_id, credit, language, score HAVING sum(n) > 0 "
+            "ORDER BY question_id, choice_id, credit, language, score",
+            [],
+        )
+    else:
+        cells = (
+            _completed_answers(quiz, report_filter)
+            .values_list(
+                "question_id", "choice_id", "credit", "attempt__language", "attempt__score"
+            )
+            .annotate(n=Count("pk"))
+            .order_by("question_id", "choice_id", "credit", "attempt__language", "attempt__score")
+        )
     by_question: dict[int, list[tuple[str, float, float, int]]] = defaultdict(list)
     picks: dict[int, int] = defaultdict(int)
     for question_id, choice_id, credit, language, score, count in cells:
@@ -521,18 +590,34 @@ def _wrong_responses_add(
     per_language = {
         f"n_{code}": Count("pk", filter=Q(attempt__language=code)) for code, _name in languages
     }
-    grouped = (
-        _completed_answers(quiz, report_filter)
-        .filter(question__in=list(by_pk), is_correct=False)
-        .exclude(response="")
-        .values("question_id", "response")
-        .annotate(n=Count("pk"), matched=Max("choice_id"), **per_language)
-        .order_by()
-    )
-    # Ranked over the groups: Django can't order a window by an aggregate of its own query.
-    sql, params = grouped.query.sql_with_params()
     columns = ["question_id", "response", "n", "matched", *per_language]
-    connection = connections[grouped.db]
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:  # The same groups, from the rollup's counts.
+        connection, where, where_params = rollup
+        counts = ", ".join(
+            f"coalesce(sum(n) FILTER (WHERE language = %s), 0)::bigint AS n_{code}"
+            for code, _name in languages
+        )
+        sql = (
+            f"SELECT question_id, response, sum(n)::bigint AS n, "
+            f"max(choice_id) FILTER (WHERE n > 0) AS matched, {counts} "
+            f"FROM report_answer_rollup WHERE {where} AND question_id = ANY(%s) "
+            f"AND NOT is_correct AND response <> '' "
+            f"GROUP BY question_id, response HAVING sum(n) > 0"
+        )
+        params = [*(code for code, _name in languages), *where_params, list(by_pk)]
+    else:
+        grouped = (
+            _completed_answers(quiz, report_filter)
+            .filter(question__in=list(by_pk), is_correct=False)
+            .exclude(response="")
+            .values("question_id", "response")
+            .annotate(n=Count("pk"), matched=Max("choice_id"), **per_language)
+            .order_by()
+        )
+        # Ranked over the groups: Django can't order a window by an aggregate of its own query.
+        sql, params = grouped.query.sql_with_params()
+        connection = connections[grouped.db]
     quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
     n, response = connection.ops.quote_name("n"), connection.ops.quote_name("response")
     ranked = (
@@ -948,27 +1033,40 @@ def learners_overview(quiz: Quiz, report_filter: ReportFilter) -> LearnersOvervi
     """
     completed = completed_for(quiz, report_filter)
     anonymous = Q(user=None)
-    totals = completed.aggregate(
-        signed_in=Count("user", distinct=True),
-        attempts=Count("pk", filter=anonymous),
-        best=Max(_percent(), filter=anonymous),
-        last_date=Max("completed_at", filter=anonymous),
-    )
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None and report_filter.first_only:
+        # A learner has one first attempt at a quiz: its learners are its first attempts.
+        ((signed_in, attempts, best),) = _rollup_rows(
+            rollup,
+            "SELECT coalesce(sum(n) FILTER (WHERE NOT anonymous), 0)::bigint, "
+            "coalesce(sum(n) FILTER (WHERE anonymous), 0)::bigint, "
+            "max(score * 100.0 / max_score) FILTER (WHERE anonymous AND n > 0) "
+            "FROM report_attempt_rollup WHERE {where} AND completed",
+            [],
+        )
+        totals = {"signed_in": signed_in, "attempts": attempts, "best": best}
+    else:
+        totals = completed.aggregate(
+            signed_in=Count("user", distinct=True),
+            attempts=Count("pk", filter=anonymous),
+            best=Max(_percent(), filter=anonymous),
+        )
     if not totals["attempts"]:
         return LearnersOverview(signed_in=totals["signed_in"], anonymous=None)
+    # The latest (the index on the quiz and the completion date).
     last = (
         completed.filter(anonymous)
         .order_by("-completed_at", "-pk")
         .annotate(p=_percent())
-        .values_list("p")
+        .values_list("p", "completed_at")
         .first()
     )
     row = LearnerRow(
         name=_("Anonymous learners"),
         attempts=totals["attempts"],
-        best=totals["best"],
+        best=None if totals["best"] is None else float(totals["best"]),
         last_score=last[0],
-        last_date=totals["last_date"],
+        last_date=last[1],
     )
     return LearnersOverview(signed_in=totals["signed_in"], anonymous=row)
 
