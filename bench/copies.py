@@ -9,6 +9,12 @@ anonymous keys), new public ids, and its dates moved back by a whole number of d
 that the copies spread over a year as a popular quiz's attempts would. Ids are the
 pattern's plus a multiple of a stride, so a copy's answers and picks find their attempt
 without a lookup.
+
+The copies are written with the triggers off (`session_replication_role`, the superuser's
+setting for loading data), the foreign keys' checks among them: the ids are the pattern's,
+checked already, and the checks queued at commit for twelve million answers took longer
+than the inserts. So are the report rollups' triggers: the caller rebuilds the rollups
+(`quizzes.reports.rollups.rebuild`), as the migration that made them did.
 """
 
 from psycopg import sql
@@ -19,8 +25,10 @@ _SHIFT = "make_interval(days => mod(c * 37, 360))"
 
 def copy_attempts(cursor, *, quiz_id: int, pattern: tuple[int, int], copies: range) -> None:
     """Write copies `copies` (numbers from 1) of the quiz's attempts with ids in `pattern`
-    (first, last), with their learners, answers and picks; then move the id sequences on."""
+    (first, last), with their learners, answers and picks; then move the id sequences on.
+    In a transaction of the caller's (the triggers are off until it ends)."""
     first, last = pattern
+    cursor.execute("SET LOCAL session_replication_role = replica")
     # Strides fixed by the pattern alone, so that later copies don't collide with earlier
     # ones: every id written is an original id plus c × stride.
     cursor.execute(

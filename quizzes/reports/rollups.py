@@ -34,12 +34,23 @@ ATTEMPT_KEY = (
 )
 ANSWER_KEY = (
     "quiz_id, day, language, is_first, kind, question_id, choice_id, credit, score, "
-    "is_correct, md5(response)"
+    "is_correct, md5(response), variant, picks"
 )
 ANSWER_COLUMNS = (
     "quiz_id, day, language, is_first, kind, question_id, choice_id, credit, score, "
-    "is_correct, response"
+    "is_correct, response, variant, picks"
 )
+
+
+def _picks(answer: str) -> str:
+    """An answer's picks as the rollup keeps them: those of an answer without `choice` (of
+    several picks), in order; none for the others, whose pick is their `choice`."""
+    return (
+        f"CASE WHEN {answer}.choice_id IS NULL THEN ARRAY(SELECT c.choice_id FROM "
+        f"quizzes_answerchoice c WHERE c.answer_id = {answer}.id ORDER BY 1) "
+        f"ELSE '{{}}'::bigint[] END"
+    )
+
 
 TABLES = f"""
 CREATE TABLE report_attempt_rollup (
@@ -69,6 +80,8 @@ CREATE TABLE report_answer_rollup (
     score numeric(12, 5),
     is_correct boolean NOT NULL,
     response varchar(2000) NOT NULL,
+    variant varchar(500) NOT NULL,
+    picks bigint[] NOT NULL,
     n bigint NOT NULL
 );
 CREATE UNIQUE INDEX report_answer_rollup_key ON report_answer_rollup
@@ -94,13 +107,13 @@ def _attempts_added(delta: str) -> str:
     WITH d AS ({delta})
     INSERT INTO report_answer_rollup AS r ({ANSWER_COLUMNS}, n)
     SELECT d.quiz_id, lvl.day, d.language, d.is_first, d.kind, a.question_id,
-           a.choice_id, a.credit, d.score, a.is_correct,
-           CASE WHEN a.is_correct THEN '' ELSE a.response END, sum(d.sign)
+           a.choice_id, a.credit, d.score, a.is_correct, a.response, a.variant,
+           {_picks("a")}, sum(d.sign)
     FROM d JOIN quizzes_answer a ON a.attempt_id = d.id,
          LATERAL (VALUES (report_day(d.started_at)), (NULL)) AS lvl (day)
     WHERE d.completed_at IS NOT NULL
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 HAVING sum(d.sign) <> 0
-    ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, md5(CASE WHEN a.is_correct THEN '' ELSE a.response END)
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 HAVING sum(d.sign) <> 0
+    ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, md5(a.response), 12, 13
     ON CONFLICT ({ANSWER_KEY}) DO UPDATE SET n = r.n + excluded.n;
 """
 
@@ -123,23 +136,24 @@ _CHANGED = """
 """
 
 
-def _answers_added(delta: str, inserted: bool) -> str:
+def _answers_added(delta: str, inserted: bool, picks: str | None = None) -> str:
     """Signed answer rows (`delta`) counted into the answers' rollup with their attempt as
     it is now (completed ones only); and, for an INSERT (`inserted`) or a DELETE, the
     attempts that it made answered (their first answers) or unanswered (their last ones
     gone) moved from one count to the other."""
     now = "touched.k" if inserted else "0"
+    picks = picks or _picks("d")
     return f"""
     WITH d AS ({delta})
     INSERT INTO report_answer_rollup AS r ({ANSWER_COLUMNS}, n)
     SELECT t.quiz_id, lvl.day, t.language, t.is_first, t.kind, d.question_id,
-           d.choice_id, d.credit, t.score, d.is_correct,
-           CASE WHEN d.is_correct THEN '' ELSE d.response END, sum(d.sign)
+           d.choice_id, d.credit, t.score, d.is_correct, d.response, d.variant, {picks},
+           sum(d.sign)
     FROM d JOIN quizzes_attempt t ON t.id = d.attempt_id,
          LATERAL (VALUES (report_day(t.started_at)), (NULL)) AS lvl (day)
     WHERE t.completed_at IS NOT NULL
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 HAVING sum(d.sign) <> 0
-    ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, md5(CASE WHEN d.is_correct THEN '' ELSE d.response END)
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 HAVING sum(d.sign) <> 0
+    ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, md5(d.response), 12, 13
     ON CONFLICT ({ANSWER_KEY}) DO UPDATE SET n = r.n + excluded.n;
     WITH touched AS (SELECT d.attempt_id, count(*) AS k FROM ({delta}) d GROUP BY 1),
     moved AS (
@@ -155,6 +169,47 @@ def _answers_added(delta: str, inserted: bool) -> str:
     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
     ON CONFLICT ({ATTEMPT_KEY}) DO UPDATE SET n = r.n + excluded.n;
 """
+
+
+def _picks_changed(*, added: bool, taken: bool) -> str:
+    """Picks added (`added`: the statement's new rows) or taken away (`taken`: its old rows)
+    of answers without `choice`, of completed attempts: each answer counted again, with its
+    picks before (-1: those there are now less the new ones, plus the old ones) and after
+    (+1). Set-wise: each answer's picks aggregated once, before and after."""
+    new = "SELECT id, answer_id, choice_id FROM new_rows" if added else _NONE
+    old = "SELECT id, answer_id, choice_id FROM old_rows" if taken else _NONE
+    delta = f"""
+        WITH added AS ({new}), taken AS ({old}),
+        touched AS (SELECT answer_id FROM added UNION SELECT answer_id FROM taken),
+        current AS (
+            SELECT c.id, c.answer_id, c.choice_id FROM quizzes_answerchoice c
+            WHERE c.answer_id IN (SELECT answer_id FROM touched)
+        ),
+        later AS (
+            SELECT answer_id, array_agg(choice_id ORDER BY choice_id) AS picks
+            FROM current GROUP BY answer_id
+        ),
+        earlier AS (
+            SELECT answer_id, array_agg(choice_id ORDER BY choice_id) AS picks
+            FROM (
+                SELECT answer_id, choice_id FROM current
+                WHERE NOT EXISTS (SELECT 1 FROM added WHERE added.id = current.id)
+                UNION ALL SELECT answer_id, choice_id FROM taken
+            ) p GROUP BY answer_id
+        )
+        SELECT a.*, coalesce(later.picks, '{{}}') AS picks, 1 AS sign
+        FROM quizzes_answer a JOIN touched ON touched.answer_id = a.id
+        LEFT JOIN later ON later.answer_id = a.id WHERE a.choice_id IS NULL
+        UNION ALL
+        SELECT a.*, coalesce(earlier.picks, '{{}}') AS picks, -1 AS sign
+        FROM quizzes_answer a JOIN touched ON touched.answer_id = a.id
+        LEFT JOIN earlier ON earlier.answer_id = a.id WHERE a.choice_id IS NULL"""
+    return _answers_added(delta, inserted=True, picks="d.picks").split(";")[0] + ";"
+
+
+_NONE = (
+    "SELECT NULL::bigint AS id, NULL::bigint AS answer_id, NULL::bigint AS choice_id WHERE false"
+)
 
 
 def _function(name: str, body: str) -> str:
@@ -187,6 +242,9 @@ CREATE OR REPLACE FUNCTION report_day(at timestamptz) RETURNS date
                 _answers_added(answers_updated, inserted=True).split(";")[0] + ";",
             ),
             _function("report_answers_deleted", _answers_added(old, inserted=False)),
+            _function("report_picks_inserted", _picks_changed(added=True, taken=False)),
+            _function("report_picks_updated", _picks_changed(added=True, taken=True)),
+            _function("report_picks_deleted", _picks_changed(added=False, taken=True)),
         ]
     )
 
@@ -196,7 +254,11 @@ _EVENTS = {
     "updated": ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
     "deleted": ("DELETE", "OLD TABLE AS old_rows"),
 }
-_TABLES = {"attempts": "quizzes_attempt", "answers": "quizzes_answer"}
+_TABLES = {
+    "attempts": "quizzes_attempt",
+    "answers": "quizzes_answer",
+    "picks": "quizzes_answerchoice",
+}
 TRIGGERS = "".join(
     f"CREATE TRIGGER report_{rows}_{event} AFTER {op} ON {table} REFERENCING {referencing} "
     f"FOR EACH STATEMENT EXECUTE FUNCTION report_{rows}_{event}();\n"

@@ -29,6 +29,9 @@ def figures(quiz, report_filter):
                 [(c.choice.pk, c.count, c.share) for c in stats.choices],
                 stats.flags,
                 [asdict(w) for w in stats.wrong_responses],
+                [asdict(gap) for gap in stats.gaps],
+                [asdict(variant) for variant in stats.variants],
+                stats.variants_answered,
             )
             for stats in items.questions
         ],
@@ -52,7 +55,8 @@ def test_the_rollups_give_the_figures_of_the_scan(settings):
     call_command("seedattempts", "data-parallelism-quiz", count=120, seed=7, verbosity=0)
     quiz = Quiz.objects.get(slug="data-parallelism-quiz")
     attempts = list(Attempt.objects.filter(quiz=quiz).order_by("pk"))
-    # A regrade, a claim, a deleted attempt, a finished one reopened, answers taken away.
+    # A regrade, a claim, a deleted attempt, a finished one reopened, answers and picks
+    # taken away, a pick changed.
     Answer.objects.filter(attempt__in=attempts[::5]).update(credit=1, is_correct=True)
     Attempt.objects.filter(pk__in=[a.pk for a in attempts[1::7]]).update(score=3)
     Attempt.objects.filter(pk=attempts[2].pk).update(completed_at=None, score=None)
@@ -60,6 +64,12 @@ def test_the_rollups_give_the_figures_of_the_scan(settings):
     attempts[4].delete()
     AnswerChoice.objects.filter(answer__attempt=attempts[6]).delete()
     Answer.objects.filter(attempt=attempts[6]).delete()
+    several = AnswerChoice.objects.filter(answer__choice=None, answer__attempt__in=attempts[8:40])
+    several.filter(pk__in=several.values("pk")[:5]).delete()
+    moved = several.first()
+    AnswerChoice.objects.filter(pk=moved.pk).update(
+        choice=moved.choice.question.choices.exclude(picks__answer=moved.answer).first()
+    )
     today = timezone.localdate()
     filters = [
         reports.ReportFilter(),
@@ -73,7 +83,9 @@ def test_the_rollups_give_the_figures_of_the_scan(settings):
     for report_filter in filters:
         kept, scanned = both_ways(quiz, report_filter, settings)
         assert kept == scanned, report_filter
-    assert figures(quiz, filters[0])["summary"].completed > 50
+    first = figures(quiz, filters[0])
+    assert first["summary"].completed > 50
+    assert any(item[6] for item in first["items"]) and any(item[7] for item in first["items"])
     assert figures(quiz, filters[-2])["summary"].completed > 5
 
 
