@@ -42,3 +42,16 @@ def test_the_attempts_csv_writes_each_free_answer_as_the_learner_gave_it(instruc
             f"{a.text_fr} → {a.match_fr} | {b.text_fr} → {c.match_fr} | "
             f"{c.text_fr} → {distractor.match_fr}"
         )
+
+
+def test_a_typed_answer_kept_without_its_response_writes_an_empty_cell(instructor_client, guide):
+    """As `seedattempts` writes a numerical question's answers (by their pick alone): the
+    export writes nothing for it, where it was a 500."""
+    quiz = make_quiz(slug="kinds", questions=1, guide=guide)
+    make_numerical(quiz, 1)
+    learner = Client()
+    attempt = start(learner, quiz, "en")
+    assert answer_number(learner, attempt, 1, "2048", "en").status_code == 302
+    attempt.answers.update(response="")
+    rows = read_csv(instructor_client.get("/en/reports/quizzes/kinds/attempts.csv"))
+    assert rows[1][9] == ""
