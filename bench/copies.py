@@ -8,7 +8,9 @@ INSERT … SELECT statements over generate_series: each copy gets its own accoun
 anonymous keys), new public ids, and its dates moved back by a whole number of days, so
 that the copies spread over a year as a popular quiz's attempts would. Ids are the
 pattern's plus a multiple of a stride, so a copy's answers and picks find their attempt
-without a lookup.
+without a lookup. A calculated question's answer keeps its pattern's variant
+(`Answer.variant`): the reports count it so, though the copy's own public id would draw
+another.
 
 The copies are written with the triggers off (`session_replication_role`, the superuser's
 setting for loading data), the foreign keys' checks among them: the ids are the pattern's,
@@ -86,10 +88,10 @@ def copy_attempts(cursor, *, quiz_id: int, pattern: tuple[int, int], copies: ran
     cursor.execute(
         sql.SQL(
             """INSERT INTO quizzes_answer (id, is_correct, answered_at, attempt_id, question_id,
-                                           choice_id, response, credit)
+                                           choice_id, response, variant, credit)
                SELECT n.id + c * %(ans)s, n.is_correct, n.answered_at - {shift},
                       n.attempt_id + c * %(as)s, n.question_id, n.choice_id, n.response,
-                      n.credit
+                      n.variant, n.credit
                FROM quizzes_answer n, generate_series(%(from)s, %(to)s) c
                WHERE n.attempt_id BETWEEN %(first)s AND %(last)s
                ORDER BY c, n.id"""
