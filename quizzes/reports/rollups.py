@@ -24,10 +24,12 @@ PostgreSQL only: on SQLite (development, tests) the reports scan the attempts, a
 always did. A report that reads a class's learners (`klass`, `taught_by`) scans them too:
 its attempts are those of a class, not of the whole site. After a change of
 `settings.TIME_ZONE`, run `rebuild()` (`manage.py shell -c "from django.db import
-connection; from quizzes.reports.rollups import rebuild; rebuild(connection)"`).
+connection; from quizzes.reports.rollups import rebuild; rebuild(connection)"`); it takes
+a few minutes at a million attempts, during which answers wait.
 """
 
 from django.conf import settings
+from django.db import transaction
 
 ATTEMPT_KEY = (
     "quiz_id, day, language, is_first, kind, anonymous, answered, completed, score, max_score"
@@ -279,10 +281,15 @@ DROP = (
 
 def rebuild(connection, time_zone: str | None = None) -> None:
     """(Re)create the rollups, their functions and triggers, and count every attempt and
-    answer into them, in `time_zone` (default `settings.TIME_ZONE`). Nothing on SQLite."""
+    answer into them, in `time_zone` (default `settings.TIME_ZONE`), in one transaction that
+    holds off the writers of attempts, answers and picks meanwhile. Nothing on SQLite."""
     if connection.vendor != "postgresql":
         return
-    with connection.cursor() as cursor:
+    # One transaction, the writers held off: no change between the count and the triggers.
+    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+        cursor.execute(
+            "LOCK TABLE quizzes_attempt, quizzes_answer, quizzes_answerchoice IN SHARE MODE"
+        )
         cursor.execute(DROP)
         cursor.execute(TABLES)
         cursor.execute(_functions(time_zone or settings.TIME_ZONE))
