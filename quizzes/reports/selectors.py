@@ -3,9 +3,10 @@
 Each function costs a fixed number of queries whatever the number of attempts:
 the database returns counts grouped by a handful of small keys (question,
 language, credit, total score), and Python folds those few hundred
-rows into the statistics. A calculated question's variants are the exception: drawn, not
-stored, they are worked out in Python from a row per answer (`_variants_add`), still in one
-query. Item statistics follow Moodle's quiz statistics
+rows into the statistics (a calculated question's variants by the values each answer keeps,
+`Answer.variant`). On PostgreSQL the counts come from the rollups its triggers keep
+(quizzes/reports/rollups.py, `_rollup`), the same figures without scanning the attempts.
+Item statistics follow Moodle's quiz statistics
 report, on fractional scores: facility (the mean credit), discrimination index
 (100 × the Pearson correlation of the item's credit with the rest-of-test score,
 the attempt's score less that credit) and discriminative efficiency
@@ -22,7 +23,7 @@ from types import SimpleNamespace
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connections
+from django.db import connections, router
 from django.db.models import (
     Avg,
     Case,
@@ -174,6 +175,52 @@ def completed_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
     return attempts_for(quiz, report_filter).filter(completed_at__isnull=False)
 
 
+# Rollups (quizzes/reports/rollups.py)
+
+
+def _rollup(quiz: Quiz, report_filter: ReportFilter):
+    """Where the rollups give the figures of this report, (the connection, the WHERE
+    clause on a rollup's rows, its parameters); None where the report scans the attempts:
+    not on PostgreSQL (or with `settings.REPORT_ROLLUPS` off), for a class's report or an
+    instructor's learners (theirs, not the site's), or with a time zone other than the one
+    the rollups' days are in. Both ways give the rows in the same order, so that the
+    figures folded from them are the same to the last bit."""
+    connection = connections[router.db_for_read(Attempt)]
+    if (
+        not settings.REPORT_ROLLUPS
+        or connection.vendor != "postgresql"
+        or report_filter.klass is not None
+        or report_filter.taught_by is not None
+        or timezone.get_current_timezone_name() != settings.TIME_ZONE
+    ):
+        return None
+    kinds = [AttemptKind.QUIZ, AttemptKind.PRACTICE][: 2 if report_filter.with_practice else 1]
+    where, params = ["quiz_id = %s", "kind = ANY(%s)"], [quiz.pk, [str(k) for k in kinds]]
+    if report_filter.date_from is None and report_filter.date_to in (None, date.max):
+        where.append("day IS NULL")  # The all-time rows.
+    else:
+        where.append("day IS NOT NULL")
+        if report_filter.date_from:
+            where.append("day >= %s")
+            params.append(report_filter.date_from)
+        if report_filter.date_to and report_filter.date_to < date.max:
+            where.append("day <= %s")
+            params.append(report_filter.date_to)
+    if report_filter.language:
+        where.append("language = %s")
+        params.append(report_filter.language)
+    if report_filter.first_only:
+        where.append("is_first")
+    return connection, " AND ".join(where), params
+
+
+def _rollup_rows(rollup, sql: str, params: list) -> list[tuple]:
+    connection, where, where_params = rollup
+    with connection.cursor() as cursor:
+        cursor.execute(sql.replace("{where}", where), [*where_params, *params])
+        return cursor.fetchall()
+
+
 # Summary and score distribution
 
 
@@ -232,13 +279,23 @@ def quiz_summary(
     fractions) are percentages, and the distribution counts them in bands of
     HISTOGRAM_BAND percent; the standard deviation is the sample one (n - 1).
     """
-    groups = list(
-        attempts_for(quiz, report_filter)
-        .filter(_answered())
-        .values_list("score", "max_score")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        groups = _rollup_rows(
+            rollup,
+            "SELECT score, max_score, sum(n)::bigint FROM report_attempt_rollup "
+            "WHERE {where} AND answered GROUP BY score, max_score HAVING sum(n) > 0 "
+            "ORDER BY score, max_score",
+            [],
+        )
+    else:
+        groups = list(
+            attempts_for(quiz, report_filter)
+            .filter(_answered())
+            .values_list("score", "max_score")
+            .annotate(n=Count("pk"))
+            .order_by("score", "max_score")
+        )
     started = sum(count for _score, _out_of, count in groups)
     rows = [
         (float(score), out_of, n) for score, out_of, n in groups if score is not None and out_of
@@ -446,12 +503,25 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
     back like everywhere else on the site.
     """
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
-    cells = (
-        _completed_answers(quiz, report_filter)
-        .values_list("question_id", "choice_id", "credit", "attempt__language", "attempt__score")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        cells = _rollup_rows(
+            rollup,
+            "SELECT question_id, choice_id, credit, language, score, sum(n)::bigint "
+            "FROM report_answer_rollup WHERE {where} "
+            "GROUP BY question_id, choice_id, credit, language, score HAVING sum(n) > 0 "
+            "ORDER BY question_id, choice_id, credit, language, score",
+            [],
+        )
+    else:
+        cells = (
+            _completed_answers(quiz, report_filter)
+            .values_list(
+                "question_id", "choice_id", "credit", "attempt__language", "attempt__score"
+            )
+            .annotate(n=Count("pk"))
+            .order_by("question_id", "choice_id", "credit", "attempt__language", "attempt__score")
+        )
     by_question: dict[int, list[tuple[str, float, float, int]]] = defaultdict(list)
     picks: dict[int, int] = defaultdict(int)
     for question_id, choice_id, credit, language, score, count in cells:
@@ -521,18 +591,34 @@ def _wrong_responses_add(
     per_language = {
         f"n_{code}": Count("pk", filter=Q(attempt__language=code)) for code, _name in languages
     }
-    grouped = (
-        _completed_answers(quiz, report_filter)
-        .filter(question__in=list(by_pk), is_correct=False)
-        .exclude(response="")
-        .values("question_id", "response")
-        .annotate(n=Count("pk"), matched=Max("choice_id"), **per_language)
-        .order_by()
-    )
-    # Ranked over the groups: Django can't order a window by an aggregate of its own query.
-    sql, params = grouped.query.sql_with_params()
     columns = ["question_id", "response", "n", "matched", *per_language]
-    connection = connections[grouped.db]
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:  # The same groups, from the rollup's counts.
+        connection, where, where_params = rollup
+        counts = ", ".join(
+            f"coalesce(sum(n) FILTER (WHERE language = %s), 0)::bigint AS n_{code}"
+            for code, _name in languages
+        )
+        sql = (
+            f"SELECT question_id, response, sum(n)::bigint AS n, "
+            f"max(choice_id) FILTER (WHERE n > 0) AS matched, {counts} "
+            f"FROM report_answer_rollup WHERE {where} AND question_id = ANY(%s) "
+            f"AND NOT is_correct AND response <> '' "
+            f"GROUP BY question_id, response HAVING sum(n) > 0"
+        )
+        params = [*(code for code, _name in languages), *where_params, list(by_pk)]
+    else:
+        grouped = (
+            _completed_answers(quiz, report_filter)
+            .filter(question__in=list(by_pk), is_correct=False)
+            .exclude(response="")
+            .values("question_id", "response")
+            .annotate(n=Count("pk"), matched=Max("choice_id"), **per_language)
+            .order_by()
+        )
+        # Ranked over the groups: Django can't order a window by an aggregate of its own query.
+        sql, params = grouped.query.sql_with_params()
+        connection = connections[grouped.db]
     quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
     n, response = connection.ops.quote_name("n"), connection.ops.quote_name("response")
     ranked = (
@@ -582,17 +668,22 @@ def _gaps_fold(
     since) is left out of the gaps' counts, as it is of their reviews."""
     by_pk = {question.pk: _as_graded(question) for question in questions}
     most = max(len(question.gaps) for question in by_pk.values())
-    per_gap = {
-        f"gap_{number}": Max("picks__choice_id", filter=Q(picks__choice__gap=number))
-        for number in range(1, most + 1)
-    }
-    rows = (
-        _completed_answers(quiz, report_filter)
-        .filter(question__in=list(by_pk))
-        .values("question_id", "response", "attempt__language")
-        .annotate(n=Count("pk", distinct=True), **per_gap)
-        .order_by()
-    )
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        rows = _gap_rows(rollup, by_pk, most)
+    else:
+        per_gap = {
+            f"gap_{number}": Max("picks__choice_id", filter=Q(picks__choice__gap=number))
+            for number in range(1, most + 1)
+        }
+        rows = (
+            _completed_answers(quiz, report_filter)
+            .filter(question__in=list(by_pk))
+            .values("question_id", "response", "attempt__language")
+            .annotate(n=Count("pk", distinct=True), **per_gap)
+            .order_by("question_id", "response", "attempt__language")
+        )
+    per_gap = [f"gap_{number}" for number in range(1, most + 1)]
     found: dict[int, dict[int, _GapFold]] = defaultdict(lambda: defaultdict(_GapFold))
     for row in rows:
         question, count = by_pk[row["question_id"]], row["n"]
@@ -607,6 +698,34 @@ def _gaps_fold(
                 key = (gap.response, getattr(gap.matched, "pk", None))
                 fold.wrong.setdefault(key, defaultdict(int))[row["attempt__language"]] += count
     return found
+
+
+def _gap_rows(rollup, by_pk: dict, most: int) -> list[dict]:
+    """`_gaps_fold`'s rows from the rollup: its groups by (question, response, language)
+    with the picks of their answers (an answer's `choice`, or its several picks), each
+    group's pick in each gap the highest, as the scan's `Max` gives it."""
+    gaps = {choice.pk: choice.gap for q in by_pk.values() for choice in q.choices}
+    groups: dict[tuple, dict] = {}
+    for question_id, response, language, choice_id, picks, n in _rollup_rows(
+        rollup,
+        "SELECT question_id, response, language, choice_id, picks, sum(n)::bigint "
+        "FROM report_answer_rollup WHERE {where} AND question_id = ANY(%s) "
+        "GROUP BY question_id, response, language, choice_id, picks HAVING sum(n) > 0 "
+        "ORDER BY question_id, response, language",
+        [list(by_pk)],
+    ):
+        row = groups.setdefault(
+            (question_id, response, language),
+            {"question_id": question_id, "response": response, "attempt__language": language}
+            | {f"gap_{number}": None for number in range(1, most + 1)}
+            | {"n": 0},
+        )
+        row["n"] += n
+        for pk in [choice_id] if choice_id is not None else picks:
+            name = f"gap_{gaps.get(pk)}"
+            if name in row and (row[name] is None or pk > row[name]):
+                row[name] = pk
+    return list(groups.values())
 
 
 def _as_graded(question: Question) -> SimpleNamespace:
@@ -683,36 +802,46 @@ def _variants_add(
     with each variant's right answer, facility and most frequent wrong answers; and as the
     questions' most frequent wrong answers, the most frequent (variant, response) pairs.
 
-    One query for all of them. A variant is drawn from the attempt's public id, not stored,
-    so the database can't group by it: the query returns one small row per answer to these
-    questions and Python draws and folds them (a few microseconds a row)."""
+    One query for all of them: the answers grouped by the variant their attempt drew, as
+    `Answer.variant` keeps it (until the answers kept it, each was drawn again in Python, a
+    row per answer), with their language, credit and response."""
     by_pk = {item.question.pk: item for item in items}
-    rows = (
-        _completed_answers(quiz, report_filter)
-        .filter(question__in=list(by_pk))
-        .values_list(
-            "question_id",
-            "attempt__public_id",
-            "attempt__language",
-            "credit",
-            "is_correct",
-            "response",
-            "choice_id",
+    columns = [
+        "question_id",
+        "variant",
+        "language",
+        "credit",
+        "is_correct",
+        "response",
+        "choice_id",
+    ]
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        listing = ", ".join(columns)
+        rows = _rollup_rows(
+            rollup,
+            f"SELECT {listing}, sum(n)::bigint FROM report_answer_rollup "
+            f"WHERE {{where}} AND question_id = ANY(%s) GROUP BY {listing} "
+            f"HAVING sum(n) > 0 ORDER BY {listing}",
+            [list(by_pk)],
         )
-        .order_by()
-    )
+    else:
+        scanned = [name if name != "language" else "attempt__language" for name in columns]
+        rows = (
+            _completed_answers(quiz, report_filter)
+            .filter(question__in=list(by_pk))
+            .values_list(*scanned)
+            .annotate(n=Count("pk"))
+            .order_by(*scanned)
+        )
     found: dict[int, dict[tuple, _Variant]] = defaultdict(lambda: defaultdict(_Variant))
-    variables = {
-        pk: calculated.parse_variables(item.question.variables)[0] for pk, item in by_pk.items()
-    }
-    for question_id, public_id, language, credit, is_correct, response, matched in rows:
-        values = calculated.draw(variables[question_id], calculated.seed_of(public_id, question_id))
-        variant = found[question_id][tuple(values.items())]
-        variant.count += 1
-        variant.credit += credit
+    for question_id, key, language, credit, is_correct, response, matched, n in rows:
+        variant = found[question_id][calculated.variant_values(key)]
+        variant.count += n
+        variant.credit += credit * n
         if not is_correct and response:
             counts = variant.wrong.setdefault((response, matched), defaultdict(int))
-            counts[language] += 1
+            counts[language] += n
     for question_id, variants in found.items():
         item = by_pk[question_id]
         choices = {choice.pk: choice for choice in item.question.choices.all()}
@@ -781,6 +910,14 @@ def _right_value(right: Choice | None, values: dict[str, Decimal]) -> str:
 def _multiple_picks(quiz: Quiz, report_filter: ReportFilter) -> QuerySet:
     """(choice id, count) of the picks of the answers that picked several choices, which
     have no `Answer.choice`: one query more, for the quizzes that have such questions."""
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        return _rollup_rows(
+            rollup,
+            "SELECT pick, sum(n)::bigint FROM report_answer_rollup, unnest(picks) AS pick "
+            "WHERE {where} AND choice_id IS NULL GROUP BY pick HAVING sum(n) > 0",
+            [],
+        )
     return (
         AnswerChoice.objects.filter(
             _in_report(quiz, report_filter, "answer__attempt__"),
@@ -904,16 +1041,9 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
 
     `sort` is a key of LEARNER_SORTS, with "-" for descending; ties go by name.
     """
-    completed = completed_for(quiz, report_filter)
-    if report_filter.first_only:
-        # One attempt per learner: the last is the best.
-        last_score = Max(_percent("attempts__"))
-    else:
-        last = completed.filter(user=OuterRef("pk")).order_by("-completed_at", "-pk")
-        last_score = Subquery(last.annotate(p=_percent()).values("p")[:1])
     key = LEARNER_SORTS[sort.removeprefix("-")]
     direction = F(key).desc(nulls_last=True) if sort.startswith("-") else F(key).asc()
-    return (
+    learners = (
         get_user_model()
         .objects.filter(
             _in_report(quiz, report_filter, "attempts__"), attempts__completed_at__isnull=False
@@ -926,14 +1056,32 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
                     default=Concat("first_name", Value(" "), "last_name"),
                     output_field=CharField(),
                 )
-            ),
-            attempt_count=Count("attempts"),
-            best=Max(_percent("attempts__")),
-            last_score=last_score,
-            last_date=Max("attempts__completed_at"),
+            )
         )
-        .order_by(direction, "sort_name", "pk")
     )
+    if report_filter.first_only and report_filter.klass is None:
+        # A learner has one first attempt at a quiz (Attempt.is_first): a row per attempt,
+        # nothing to group, and the latest found through the index on (quiz, completed_at).
+        percent = _percent("attempts__")
+        return learners.annotate(
+            attempt_count=Value(1),
+            best=percent,
+            last_score=percent,
+            last_date=F("attempts__completed_at"),
+        ).order_by(direction, "sort_name", "pk")
+    completed = completed_for(quiz, report_filter)
+    if report_filter.first_only:
+        # One attempt per learner and assignment: the last is the best.
+        last_score = Max(_percent("attempts__"))
+    else:
+        last = completed.filter(user=OuterRef("pk")).order_by("-completed_at", "-pk")
+        last_score = Subquery(last.annotate(p=_percent()).values("p")[:1])
+    return learners.annotate(
+        attempt_count=Count("attempts"),
+        best=Max(_percent("attempts__")),
+        last_score=last_score,
+        last_date=Max("attempts__completed_at"),
+    ).order_by(direction, "sort_name", "pk")
 
 
 @dataclass(frozen=True)
@@ -948,27 +1096,40 @@ def learners_overview(quiz: Quiz, report_filter: ReportFilter) -> LearnersOvervi
     """
     completed = completed_for(quiz, report_filter)
     anonymous = Q(user=None)
-    totals = completed.aggregate(
-        signed_in=Count("user", distinct=True),
-        attempts=Count("pk", filter=anonymous),
-        best=Max(_percent(), filter=anonymous),
-        last_date=Max("completed_at", filter=anonymous),
-    )
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None and report_filter.first_only:
+        # A learner has one first attempt at a quiz: its learners are its first attempts.
+        ((signed_in, attempts, best),) = _rollup_rows(
+            rollup,
+            "SELECT coalesce(sum(n) FILTER (WHERE NOT anonymous), 0)::bigint, "
+            "coalesce(sum(n) FILTER (WHERE anonymous), 0)::bigint, "
+            "max(score * 100.0 / max_score) FILTER (WHERE anonymous AND n > 0) "
+            "FROM report_attempt_rollup WHERE {where} AND completed",
+            [],
+        )
+        totals = {"signed_in": signed_in, "attempts": attempts, "best": best}
+    else:
+        totals = completed.aggregate(
+            signed_in=Count("user", distinct=True),
+            attempts=Count("pk", filter=anonymous),
+            best=Max(_percent(), filter=anonymous),
+        )
     if not totals["attempts"]:
         return LearnersOverview(signed_in=totals["signed_in"], anonymous=None)
+    # The latest (the index on the quiz and the completion date).
     last = (
         completed.filter(anonymous)
         .order_by("-completed_at", "-pk")
         .annotate(p=_percent())
-        .values_list("p")
+        .values_list("p", "completed_at")
         .first()
     )
     row = LearnerRow(
         name=_("Anonymous learners"),
         attempts=totals["attempts"],
-        best=totals["best"],
+        best=None if totals["best"] is None else float(totals["best"]),
         last_score=last[0],
-        last_date=totals["last_date"],
+        last_date=last[1],
     )
     return LearnersOverview(signed_in=totals["signed_in"], anonymous=row)
 
