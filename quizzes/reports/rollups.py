@@ -301,3 +301,19 @@ def drop(connection) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(DROP)
+
+
+def folded(connection) -> list[tuple]:
+    """Every count the rollups hold, by key, without the zeros: what a rebuild gives."""
+    with connection.cursor() as cursor:
+        rows = []
+        for table, key in (
+            ("report_attempt_rollup", ATTEMPT_KEY),
+            ("report_answer_rollup", ANSWER_COLUMNS),
+        ):
+            cursor.execute(
+                f"SELECT '{table}', {key}, sum(n) FROM {table} GROUP BY {key} "
+                f"HAVING sum(n) <> 0 ORDER BY {key}"
+            )
+            rows += cursor.fetchall()
+        return rows
