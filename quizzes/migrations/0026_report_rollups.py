@@ -35,7 +35,7 @@ def drop(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("quizzes", "0023_assignments"),
+        ("quizzes", "0024_report_exports"),
     ]
 
     operations = [
