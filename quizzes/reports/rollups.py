@@ -1,24 +1,36 @@
 """Report rollups: counts of attempts and answers by day, kept by PostgreSQL triggers.
 
 A quiz's report at a million attempts can't scan them (seconds per query); it reads these
-two tables instead and gets the same figures:
+tables instead and gets the same figures:
 
 - `report_attempt_rollup`: attempts counted by (quiz, day started, language, first attempt,
   kind, anonymous, answered at least once, completed, score, out of);
 - `report_answer_rollup`: the answers of completed attempts counted by (quiz, day, language,
   first attempt, kind, question, choice, credit, the attempt's score, correct, and the
-  response of a wrong answer).
+  response of a wrong answer);
+- `report_learner_rollup`: each signed-in learner's completed attempts at a quiz (how many,
+  the best and the last score, the last date), for all their languages (`language` '') and
+  for each, without and with practice attempts: the learners list of all attempts.
 
-Each row is kept twice: for its day, and for all time (`day` NULL). A report without dates
-reads the all-time rows, a few thousand for a quiz of a million attempts; one with dates
-reads the days of its range (as many rows as those days' distinct keys). The day is the
-attempt's start date in `settings.TIME_ZONE`, the zone the report's date filters are read
-in, so a date range is whole days of the rollup. Statement-level triggers on the attempts
-and the answers keep both in the same transaction as the change (insert, update, delete:
-answering, completing, a regrade, a claim at sign-in, a bulk submission of overdue
-attempts), by adding the new rows' counts and taking away the old ones'; a change that moves
-no count (a deadline, the questions' order) nets to nothing and writes nothing. Each delta
-is added in key order, so two transactions take the rows' locks in the same order.
+The counts are kept twice: for their day, and for all time (`day` NULL). A report without
+dates reads the all-time rows, a few thousand for a quiz of a million attempts; one with
+dates reads the days of its range. The day is the attempt's start date in
+`settings.TIME_ZONE`, the zone the report's date filters are read in, so a date range is
+whole days of the rollup.
+
+Nothing a learner writes is shared with another learner's transaction. Statement-level
+triggers on the attempts, answers and picks append signed counts (+1 new, -1 old) to
+`report_attempt_delta` and `report_answer_delta`, plain INSERTs without a key, so that two
+learners finishing at once never wait on each other's row (the rollups' all-time rows are the
+same few rows for everyone: updated in place, they made concurrent learners take turns,
+bench/REPORTS.md). `compact()` folds the deltas into the rollups, in one statement a table
+(`DELETE … RETURNING` into `INSERT … ON CONFLICT DO UPDATE`); the task worker runs it at
+most once a minute when attempts finish (`compact_soon`), and a report runs it on the
+primary before reading. A report reads rollup and deltas together (`ATTEMPT_COUNTS`,
+`ANSWER_COUNTS`), so it is exact whether or not they were folded, on the replica too, which
+can't fold them. A learner's row of `report_learner_rollup` is counted again from their
+attempts at the quiz by the attempts' triggers, under a lock of that learner's at that quiz
+(an advisory lock): only their own transactions wait on it.
 
 PostgreSQL only: on SQLite (development, tests) the reports scan the attempts, as they
 always did. A report that reads a class's learners (`klass`, `taught_by`) scans them too:
@@ -29,7 +41,7 @@ a few minutes at a million attempts, during which answers wait.
 """
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 ATTEMPT_KEY = (
     "quiz_id, day, language, is_first, kind, anonymous, answered, completed, score, max_score"
@@ -42,6 +54,19 @@ ANSWER_COLUMNS = (
     "quiz_id, day, language, is_first, kind, question_id, choice_id, credit, score, "
     "is_correct, response, variant, picks"
 )
+# What a report reads: the rollup and the deltas not folded into it yet, to sum by key.
+ATTEMPT_COUNTS = (
+    f"(SELECT {ATTEMPT_KEY}, n FROM report_attempt_rollup UNION ALL "
+    f"SELECT {ATTEMPT_KEY}, n FROM report_attempt_delta)"
+)
+ANSWER_COUNTS = (
+    f"(SELECT {ANSWER_COLUMNS}, n FROM report_answer_rollup UNION ALL "
+    f"SELECT {ANSWER_COLUMNS}, n FROM report_answer_delta)"
+)
+# The compaction's lock (pg_try_advisory_xact_lock): one at a time, the others go on without.
+COMPACTION_LOCK = 0x5155495A  # "QUIZ"
+# A learner's lock at a quiz, while their row of the learners' rollup is counted again.
+_LEARNER_LOCK = "hashtextextended('report_learner ' || quiz_id || ' ' || user_id, 0)"
 
 
 def _picks(answer: str) -> str:
@@ -54,8 +79,7 @@ def _picks(answer: str) -> str:
     )
 
 
-TABLES = f"""
-CREATE TABLE report_attempt_rollup (
+_ATTEMPT_COLUMNS = """
     quiz_id bigint NOT NULL,
     day date,  -- NULL: all time.
     language varchar(10) NOT NULL,
@@ -66,11 +90,8 @@ CREATE TABLE report_attempt_rollup (
     completed boolean NOT NULL,
     score numeric(12, 5),
     max_score integer,
-    n bigint NOT NULL
-);
-CREATE UNIQUE INDEX report_attempt_rollup_key ON report_attempt_rollup
-    ({ATTEMPT_KEY}) NULLS NOT DISTINCT;
-CREATE TABLE report_answer_rollup (
+    n bigint NOT NULL"""
+_ANSWER_COLUMNS = """
     quiz_id bigint NOT NULL,
     day date,  -- NULL: all time.
     language varchar(10) NOT NULL,
@@ -84,39 +105,56 @@ CREATE TABLE report_answer_rollup (
     response varchar(2000) NOT NULL,
     variant varchar(500) NOT NULL,
     picks bigint[] NOT NULL,
-    n bigint NOT NULL
-);
+    n bigint NOT NULL"""
+TABLES = f"""
+CREATE TABLE report_attempt_rollup ({_ATTEMPT_COLUMNS});
+CREATE UNIQUE INDEX report_attempt_rollup_key ON report_attempt_rollup
+    ({ATTEMPT_KEY}) NULLS NOT DISTINCT;
+CREATE TABLE report_answer_rollup ({_ANSWER_COLUMNS});
 CREATE UNIQUE INDEX report_answer_rollup_key ON report_answer_rollup
     ({ANSWER_KEY}) NULLS NOT DISTINCT;
+CREATE TABLE report_attempt_delta ({_ATTEMPT_COLUMNS});
+CREATE INDEX report_attempt_delta_quiz ON report_attempt_delta (quiz_id);
+CREATE TABLE report_answer_delta ({_ANSWER_COLUMNS});
+CREATE INDEX report_answer_delta_quiz ON report_answer_delta (quiz_id);
+CREATE TABLE report_learner_rollup (
+    quiz_id bigint NOT NULL,
+    user_id integer NOT NULL,
+    language varchar(10) NOT NULL,  -- '': all languages.
+    practice boolean NOT NULL,  -- Quiz attempts only (false), or practice ones too (true).
+    attempts bigint NOT NULL,
+    best numeric,
+    last_score numeric,
+    last_date timestamptz NOT NULL,
+    PRIMARY KEY (quiz_id, practice, language, user_id)
+);
+CREATE INDEX report_learner_rollup_last ON report_learner_rollup
+    (quiz_id, practice, language, last_date DESC NULLS LAST, user_id);
 """
 
 
 def _attempts_added(delta: str) -> str:
     """Two statements that count signed attempt rows (`delta`, a query of attempts' columns
-    and `sign`: +1 new, -1 old) into the rollups: the attempts, and the answers of the
+    and `sign`: +1 new, -1 old) into the deltas: the attempts, and the answers of the
     completed ones as they are now."""
     return f"""
     WITH d AS ({delta})
-    INSERT INTO report_attempt_rollup AS r ({ATTEMPT_KEY}, n)
+    INSERT INTO report_attempt_delta ({ATTEMPT_KEY}, n)
     SELECT d.quiz_id, lvl.day, d.language, d.is_first, d.kind,
            d.user_id IS NULL,
            EXISTS (SELECT 1 FROM quizzes_answer a WHERE a.attempt_id = d.id),
            d.completed_at IS NOT NULL, d.score, d.max_score, sum(d.sign)
     FROM d, LATERAL (VALUES (report_day(d.started_at)), (NULL)) AS lvl (day)
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 HAVING sum(d.sign) <> 0
-    ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
-    ON CONFLICT ({ATTEMPT_KEY}) DO UPDATE SET n = r.n + excluded.n;
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 HAVING sum(d.sign) <> 0;
     WITH d AS ({delta})
-    INSERT INTO report_answer_rollup AS r ({ANSWER_COLUMNS}, n)
+    INSERT INTO report_answer_delta ({ANSWER_COLUMNS}, n)
     SELECT d.quiz_id, lvl.day, d.language, d.is_first, d.kind, a.question_id,
            a.choice_id, a.credit, d.score, a.is_correct, a.response, a.variant,
            {_picks("a")}, sum(d.sign)
     FROM d JOIN quizzes_answer a ON a.attempt_id = d.id,
          LATERAL (VALUES (report_day(d.started_at)), (NULL)) AS lvl (day)
     WHERE d.completed_at IS NOT NULL
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 HAVING sum(d.sign) <> 0
-    ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, md5(a.response), 12, 13
-    ON CONFLICT ({ANSWER_KEY}) DO UPDATE SET n = r.n + excluded.n;
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 HAVING sum(d.sign) <> 0;
 """
 
 
@@ -138,8 +176,58 @@ _CHANGED = """
 """
 
 
+# What a learner's row of the learners' rollup is made of: their completed quiz and practice
+# attempts at the quiz, by language ('' all) and without or with practice.
+def _learners_counted(learners: str) -> str:
+    """A query of the learners' rollup rows of the (quiz_id, user_id) pairs `learners`."""
+    percent = "t.score * 100.0 / nullif(t.max_score, 0)"
+    return f"""
+    SELECT t.quiz_id, t.user_id, lang.language, lvl.practice, count(*),
+           max({percent}),
+           (array_agg({percent} ORDER BY t.completed_at DESC, t.id DESC))[1],
+           max(t.completed_at)
+    FROM quizzes_attempt t JOIN ({learners}) l
+         ON l.quiz_id = t.quiz_id AND l.user_id = t.user_id,
+         LATERAL (VALUES (''), (t.language)) AS lang (language),
+         LATERAL (VALUES (false), (true)) AS lvl (practice)
+    WHERE t.completed_at IS NOT NULL
+      AND (t.kind = 'quiz' OR (t.kind = 'practice' AND lvl.practice))
+    GROUP BY 1, 2, 3, 4"""
+
+
+def _learners_recounted(changed: str) -> str:
+    """Statements that count again the learners' rows of the (quiz_id, user_id) pairs of
+    `changed`, each under the learner's lock at the quiz, taken in the same order by every
+    transaction: a transaction that changes a learner's attempts waits for another that did,
+    then counts with its changes (each statement of a trigger sees what committed before it,
+    the lock's statement first)."""
+    pairs = f"SELECT DISTINCT quiz_id, user_id FROM ({changed}) c WHERE user_id IS NOT NULL"
+    return f"""
+    PERFORM pg_advisory_xact_lock(k) FROM (
+        SELECT DISTINCT {_LEARNER_LOCK} AS k FROM ({pairs}) p ORDER BY 1
+    ) locks;
+    DELETE FROM report_learner_rollup r USING ({pairs}) p
+    WHERE r.quiz_id = p.quiz_id AND r.user_id = p.user_id;
+    INSERT INTO report_learner_rollup {_learners_counted(pairs)};
+"""
+
+
+# The attempts whose learner's row an INSERT, UPDATE or DELETE changes, old and new.
+_LEARNERS_INSERTED = "SELECT quiz_id, user_id FROM new_rows WHERE completed_at IS NOT NULL"
+_LEARNERS_DELETED = "SELECT quiz_id, user_id FROM old_rows WHERE completed_at IS NOT NULL"
+_LEARNERS_UPDATED = """
+    SELECT x.quiz_id, x.user_id
+    FROM new_rows n JOIN old_rows o ON o.id = n.id,
+         LATERAL (VALUES (n.quiz_id, n.user_id), (o.quiz_id, o.user_id)) AS x (quiz_id, user_id)
+    WHERE (n.completed_at IS NOT NULL OR o.completed_at IS NOT NULL)
+      AND (n.quiz_id, n.user_id, n.language, n.kind, n.completed_at, n.score, n.max_score)
+          IS DISTINCT FROM
+          (o.quiz_id, o.user_id, o.language, o.kind, o.completed_at, o.score, o.max_score)
+"""
+
+
 def _answers_added(delta: str, inserted: bool, picks: str | None = None) -> str:
-    """Signed answer rows (`delta`) counted into the answers' rollup with their attempt as
+    """Signed answer rows (`delta`) counted into the answers' deltas with their attempt as
     it is now (completed ones only); and, for an INSERT (`inserted`) or a DELETE, the
     attempts that it made answered (their first answers) or unanswered (their last ones
     gone) moved from one count to the other."""
@@ -147,29 +235,26 @@ def _answers_added(delta: str, inserted: bool, picks: str | None = None) -> str:
     picks = picks or _picks("d")
     return f"""
     WITH d AS ({delta})
-    INSERT INTO report_answer_rollup AS r ({ANSWER_COLUMNS}, n)
+    INSERT INTO report_answer_delta ({ANSWER_COLUMNS}, n)
     SELECT t.quiz_id, lvl.day, t.language, t.is_first, t.kind, d.question_id,
            d.choice_id, d.credit, t.score, d.is_correct, d.response, d.variant, {picks},
            sum(d.sign)
     FROM d JOIN quizzes_attempt t ON t.id = d.attempt_id,
          LATERAL (VALUES (report_day(t.started_at)), (NULL)) AS lvl (day)
     WHERE t.completed_at IS NOT NULL
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 HAVING sum(d.sign) <> 0
-    ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, md5(d.response), 12, 13
-    ON CONFLICT ({ANSWER_KEY}) DO UPDATE SET n = r.n + excluded.n;
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 HAVING sum(d.sign) <> 0;
     WITH touched AS (SELECT d.attempt_id, count(*) AS k FROM ({delta}) d GROUP BY 1),
     moved AS (
         SELECT t.* FROM quizzes_attempt t JOIN touched ON touched.attempt_id = t.id
         WHERE (SELECT count(*) FROM quizzes_answer a WHERE a.attempt_id = t.id) = {now}
     )
-    INSERT INTO report_attempt_rollup AS r ({ATTEMPT_KEY}, n)
+    INSERT INTO report_attempt_delta ({ATTEMPT_KEY}, n)
     SELECT d.quiz_id, lvl.day, d.language, d.is_first, d.kind,
            d.user_id IS NULL, s.answered, d.completed_at IS NOT NULL, d.score, d.max_score,
            sum(CASE WHEN s.answered = {str(inserted).lower()} THEN 1 ELSE -1 END)
     FROM moved d, (VALUES (true), (false)) AS s (answered),
          LATERAL (VALUES (report_day(d.started_at)), (NULL)) AS lvl (day)
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
-    ON CONFLICT ({ATTEMPT_KEY}) DO UPDATE SET n = r.n + excluded.n;
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
 """
 
 
@@ -235,9 +320,18 @@ def _functions(time_zone: str) -> str:
 CREATE OR REPLACE FUNCTION report_day(at timestamptz) RETURNS date
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT (at AT TIME ZONE '{zone}')::date $$;
 """,
-            _function("report_attempts_inserted", _attempts_added(new)),
-            _function("report_attempts_updated", _attempts_added(_CHANGED)),
-            _function("report_attempts_deleted", _attempts_added(old)),
+            _function(
+                "report_attempts_inserted",
+                _attempts_added(new) + _learners_recounted(_LEARNERS_INSERTED),
+            ),
+            _function(
+                "report_attempts_updated",
+                _attempts_added(_CHANGED) + _learners_recounted(_LEARNERS_UPDATED),
+            ),
+            _function(
+                "report_attempts_deleted",
+                _attempts_added(old) + _learners_recounted(_LEARNERS_DELETED),
+            ),
             _function("report_answers_inserted", _answers_added(new, inserted=True)),
             _function(
                 "report_answers_updated",
@@ -268,7 +362,8 @@ TRIGGERS = "".join(
     for event, (op, referencing) in _EVENTS.items()
 )
 DROP = (
-    "DROP TABLE IF EXISTS report_attempt_rollup, report_answer_rollup;\n"
+    "DROP TABLE IF EXISTS report_attempt_rollup, report_answer_rollup, report_attempt_delta, "
+    "report_answer_delta, report_learner_rollup;\n"
     + "".join(
         f"DROP TRIGGER IF EXISTS report_{rows}_{event} ON {table};\n"
         f"DROP FUNCTION IF EXISTS report_{rows}_{event}();\n"
@@ -277,6 +372,45 @@ DROP = (
     )
     + "DROP FUNCTION IF EXISTS report_day(timestamptz);\n"
 )
+
+
+def _folding(delta: str, rollup: str, key: str, columns: str, quiz: bool) -> str:
+    """The deltas (of the quiz, `quiz`) taken away and added to the rollup, by key; when
+    another compaction runs (`go` is false), nothing."""
+    of_quiz = "quiz_id = %(quiz)s AND " if quiz else ""
+    return f"""
+    moved_{delta} AS (
+        DELETE FROM {delta} WHERE {of_quiz}(SELECT ok FROM go) RETURNING {columns}, n
+    ),
+    folded_{delta} AS (
+        INSERT INTO {rollup} AS r ({columns}, n)
+        SELECT {columns}, sum(n) FROM moved_{delta} GROUP BY {columns} HAVING sum(n) <> 0
+        ON CONFLICT ({key}) DO UPDATE SET n = r.n + excluded.n
+        RETURNING 1
+    )"""
+
+
+def _compaction(quiz: bool) -> str:
+    return f"""
+    WITH go AS (SELECT pg_try_advisory_xact_lock({COMPACTION_LOCK}) AS ok),
+    {_folding("report_attempt_delta", "report_attempt_rollup", ATTEMPT_KEY, ATTEMPT_KEY, quiz)},
+    {_folding("report_answer_delta", "report_answer_rollup", ANSWER_KEY, ANSWER_COLUMNS, quiz)}
+    SELECT (SELECT count(*) FROM moved_report_attempt_delta)
+         + (SELECT count(*) FROM moved_report_answer_delta)"""
+
+
+def compact(quiz_id: int | None = None, *, using: str = DEFAULT_DB_ALIAS) -> int | None:
+    """Fold the deltas (of the quiz `quiz_id`, or all of them) into the rollups, on the
+    primary (`using`): one statement, its own transaction unless the caller is in one. The
+    deltas folded (how many rows), 0 when another compaction is running (the rows it hasn't
+    taken wait for the next one), None without rollups (SQLite, or `REPORT_ROLLUPS` off).
+    The readers sum rollup and deltas, so that they read the same figures before and after."""
+    connection = connections[using]
+    if connection.vendor != "postgresql" or not settings.REPORT_ROLLUPS:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_compaction(quiz_id is not None), {"quiz": quiz_id})
+        return cursor.fetchone()[0]
 
 
 def rebuild(connection, time_zone: str | None = None) -> None:
@@ -290,10 +424,19 @@ def rebuild(connection, time_zone: str | None = None) -> None:
         cursor.execute(
             "LOCK TABLE quizzes_attempt, quizzes_answer, quizzes_answerchoice IN SHARE MODE"
         )
+        cursor.execute(f"SELECT pg_advisory_xact_lock({COMPACTION_LOCK})")
         cursor.execute(DROP)
         cursor.execute(TABLES)
         cursor.execute(_functions(time_zone or settings.TIME_ZONE))
         cursor.execute(_attempts_added("SELECT t.*, 1 AS sign FROM quizzes_attempt t"))
+        cursor.execute(_compaction(quiz=False))
+        cursor.execute(
+            "INSERT INTO report_learner_rollup "
+            + _learners_counted(
+                "SELECT DISTINCT quiz_id, user_id FROM quizzes_attempt "
+                "WHERE user_id IS NOT NULL AND completed_at IS NOT NULL"
+            )
+        )
         cursor.execute(TRIGGERS)
 
 
@@ -304,16 +447,16 @@ def drop(connection) -> None:
 
 
 def folded(connection) -> list[tuple]:
-    """Every count the rollups hold, by key, without the zeros: what a rebuild gives."""
+    """Every count the rollups and their deltas hold, by key, without the zeros, and the
+    learners' rows: what a rebuild gives."""
     with connection.cursor() as cursor:
         rows = []
-        for table, key in (
-            ("report_attempt_rollup", ATTEMPT_KEY),
-            ("report_answer_rollup", ANSWER_COLUMNS),
-        ):
+        for table, key in (("attempt", ATTEMPT_KEY), ("answer", ANSWER_COLUMNS)):
             cursor.execute(
-                f"SELECT '{table}', {key}, sum(n) FROM {table} GROUP BY {key} "
-                f"HAVING sum(n) <> 0 ORDER BY {key}"
+                f"SELECT '{table}', {key}, sum(n) FROM (SELECT {key}, n FROM "
+                f"report_{table}_rollup UNION ALL SELECT {key}, n FROM report_{table}_delta) "
+                f"c GROUP BY {key} HAVING sum(n) <> 0 ORDER BY {key}"
             )
             rows += cursor.fetchall()
-        return rows
+        cursor.execute("SELECT 'learner', * FROM report_learner_rollup ORDER BY 2, 3, 4, 5")
+        return rows + cursor.fetchall()

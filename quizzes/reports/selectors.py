@@ -67,6 +67,7 @@ from quizzes.models import (
     Question,
     Quiz,
 )
+from quizzes.reports.rollups import ANSWER_COUNTS, ATTEMPT_COUNTS
 from quizzes.snapshots import Text, choices_as_shown, drawn, quiz_content
 from quizzes.templatetags.gaps import right_answer
 
@@ -214,10 +215,14 @@ def _rollup(quiz: Quiz, report_filter: ReportFilter):
     return connection, " AND ".join(where), params
 
 
-def _rollup_rows(rollup, sql: str, params: list) -> list[tuple]:
+def _rollup_rows(rollup, sql: str, params: list, *, first: list | tuple = ()) -> list[tuple]:
+    """The rows of `sql` on the rollups: its "{where}" the rollup's rows of the report, with
+    their parameters, followed by `params`, and preceded by `first`; "{attempts}" and
+    "{answers}" the counts of attempts and answers, rollup and deltas together."""
     connection, where, where_params = rollup
     with connection.cursor() as cursor:
-        cursor.execute(sql.replace("{where}", where), [*where_params, *params])
+        sql = sql.replace("{attempts}", ATTEMPT_COUNTS).replace("{answers}", ANSWER_COUNTS)
+        cursor.execute(sql.replace("{where}", where), [*first, *where_params, *params])
         return cursor.fetchall()
 
 
@@ -283,7 +288,7 @@ def quiz_summary(
     if rollup is not None:
         groups = _rollup_rows(
             rollup,
-            "SELECT score, max_score, sum(n)::bigint FROM report_attempt_rollup "
+            "SELECT score, max_score, sum(n)::bigint FROM {attempts} c "
             "WHERE {where} AND answered GROUP BY score, max_score HAVING sum(n) > 0 "
             "ORDER BY score, max_score",
             [],
@@ -508,7 +513,7 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
         cells = _rollup_rows(
             rollup,
             "SELECT question_id, choice_id, credit, language, score, sum(n)::bigint "
-            "FROM report_answer_rollup WHERE {where} "
+            "FROM {answers} c WHERE {where} "
             "GROUP BY question_id, choice_id, credit, language, score HAVING sum(n) > 0 "
             "ORDER BY question_id, choice_id, credit, language, score",
             [],
@@ -599,11 +604,14 @@ def _wrong_responses_add(
             f"coalesce(sum(n) FILTER (WHERE language = %s), 0)::bigint AS n_{code}"
             for code, _name in languages
         )
+        # Summed by key first: a pick's rows of the rollup and of the deltas may cancel out.
         sql = (
             f"SELECT question_id, response, sum(n)::bigint AS n, "
             f"max(choice_id) FILTER (WHERE n > 0) AS matched, {counts} "
-            f"FROM report_answer_rollup WHERE {where} AND question_id = ANY(%s) "
+            f"FROM (SELECT question_id, response, language, choice_id, sum(n) AS n "
+            f"FROM {ANSWER_COUNTS} c WHERE {where} AND question_id = ANY(%s) "
             f"AND NOT is_correct AND response <> '' "
+            f"GROUP BY question_id, response, language, choice_id) g "
             f"GROUP BY question_id, response HAVING sum(n) > 0"
         )
         params = [*(code for code, _name in languages), *where_params, list(by_pk)]
@@ -709,7 +717,7 @@ def _gap_rows(rollup, by_pk: dict, most: int) -> list[dict]:
     for question_id, response, language, choice_id, picks, n in _rollup_rows(
         rollup,
         "SELECT question_id, response, language, choice_id, picks, sum(n)::bigint "
-        "FROM report_answer_rollup WHERE {where} AND question_id = ANY(%s) "
+        "FROM {answers} c WHERE {where} AND question_id = ANY(%s) "
         "GROUP BY question_id, response, language, choice_id, picks HAVING sum(n) > 0 "
         "ORDER BY question_id, response, language",
         [list(by_pk)],
@@ -820,7 +828,7 @@ def _variants_add(
         listing = ", ".join(columns)
         rows = _rollup_rows(
             rollup,
-            f"SELECT {listing}, sum(n)::bigint FROM report_answer_rollup "
+            f"SELECT {listing}, sum(n)::bigint FROM {{answers}} c "
             f"WHERE {{where}} AND question_id = ANY(%s) GROUP BY {listing} "
             f"HAVING sum(n) > 0 ORDER BY {listing}",
             [list(by_pk)],
@@ -914,7 +922,7 @@ def _multiple_picks(quiz: Quiz, report_filter: ReportFilter) -> QuerySet:
     if rollup is not None:
         return _rollup_rows(
             rollup,
-            "SELECT pick, sum(n)::bigint FROM report_answer_rollup, unnest(picks) AS pick "
+            "SELECT pick, sum(n)::bigint FROM {answers} c, unnest(c.picks) AS pick "
             "WHERE {where} AND choice_id IS NULL GROUP BY pick HAVING sum(n) > 0",
             [],
         )
@@ -1069,6 +1077,9 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
             last_score=percent,
             last_date=F("attempts__completed_at"),
         ).order_by(direction, "sort_name", "pk")
+    by_learner = _learner_rollup(quiz, report_filter)
+    if by_learner is not None:
+        return _LearnerRows(by_learner, sort)
     completed = completed_for(quiz, report_filter)
     if report_filter.first_only:
         # One attempt per learner and assignment: the last is the best.
@@ -1084,6 +1095,79 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
     ).order_by(direction, "sort_name", "pk")
 
 
+def _learner_rollup(quiz: Quiz, report_filter: ReportFilter):
+    """Where the learners' rollup gives the learners of all attempts, (the connection, and
+    the quiz, practice and language of its rows); None where it doesn't: the first attempts
+    (a row per attempt, `learners`), dates (the rollup is all-time), and wherever the
+    attempts are scanned (`_rollup`)."""
+    rollup = _rollup(quiz, report_filter)
+    if (
+        rollup is None
+        or report_filter.first_only
+        or report_filter.date_from is not None
+        or report_filter.date_to not in (None, date.max)
+    ):
+        return None
+    return rollup[0], quiz.pk, report_filter.with_practice, report_filter.language
+
+
+# `learners`' sorts on the learners' rollup (its columns, the name from the account).
+_SORT_NAME = (
+    "lower(CASE WHEN u.first_name = '' AND u.last_name = '' THEN u.username "
+    "ELSE u.first_name || ' ' || u.last_name END)"
+)
+_ROLLUP_SORTS = {
+    "name": _SORT_NAME,
+    "attempts": "r.attempts",
+    "best": "r.best",
+    "last_score": "r.last_score",
+    "last_date": "r.last_date",
+}
+
+
+def _float(value: Decimal | None) -> float | None:
+    return None if value is None else float(value)
+
+
+class _LearnerRows:
+    """`learners` from the learners' rollup: the accounts with the same annotations as the
+    scan's queryset, in the same order; the paginator slices it, a page in one query that
+    reads the page's rows (by the index on the last date for the default sort)."""
+
+    def __init__(self, by_learner: tuple, sort: str):
+        self.connection, *self.params = by_learner
+        key = _ROLLUP_SORTS[sort.removeprefix("-")]
+        self.order = f"{key} DESC NULLS LAST" if sort.startswith("-") else f"{key} ASC"
+
+    def __getitem__(self, page: slice) -> list:
+        start, stop = page.start or 0, page.stop
+        sql = (
+            "SELECT u.id, u.username, u.first_name, u.last_name, r.attempts, r.best, "
+            "r.last_score, r.last_date FROM report_learner_rollup r "
+            "JOIN auth_user u ON u.id = r.user_id "
+            "WHERE r.quiz_id = %s AND r.practice = %s AND r.language = %s "
+            f"ORDER BY {self.order}, {_SORT_NAME}, u.id LIMIT %s OFFSET %s"
+        )
+        limit = None if stop is None else stop - start
+        with self.connection.cursor() as cursor:
+            cursor.execute(sql, [*self.params, limit, start])
+            rows = cursor.fetchall()
+        learners = []
+        for pk, username, first_name, last_name, attempts, best, last_score, last_date in rows:
+            user = get_user_model()(
+                pk=pk, username=username, first_name=first_name, last_name=last_name
+            )
+            user.attempt_count = attempts
+            # Floats, as the scan's queryset gives them (`_percent`): the same numeric's.
+            user.best, user.last_score = _float(best), _float(last_score)
+            user.last_date = last_date
+            learners.append(user)
+        return learners
+
+    def __iter__(self) -> Iterator:
+        return iter(self[0:None])
+
+
 @dataclass(frozen=True)
 class LearnersOverview:
     signed_in: int
@@ -1097,15 +1181,24 @@ def learners_overview(quiz: Quiz, report_filter: ReportFilter) -> LearnersOvervi
     completed = completed_for(quiz, report_filter)
     anonymous = Q(user=None)
     rollup = _rollup(quiz, report_filter)
-    if rollup is not None and report_filter.first_only:
-        # A learner has one first attempt at a quiz: its learners are its first attempts.
+    by_learner = _learner_rollup(quiz, report_filter)
+    if rollup is not None and (report_filter.first_only or by_learner is not None):
+        # A learner has one first attempt at a quiz: its learners are its first attempts;
+        # of all attempts, the learners are the rows of the learners' rollup.
+        signed_in = (
+            "coalesce(sum(n) FILTER (WHERE NOT anonymous), 0)::bigint"
+            if by_learner is None
+            else "(SELECT count(*) FROM report_learner_rollup "
+            "WHERE quiz_id = %s AND practice = %s AND language = %s)"
+        )
         ((signed_in, attempts, best),) = _rollup_rows(
             rollup,
-            "SELECT coalesce(sum(n) FILTER (WHERE NOT anonymous), 0)::bigint, "
-            "coalesce(sum(n) FILTER (WHERE anonymous), 0)::bigint, "
+            f"SELECT {signed_in}, coalesce(sum(n) FILTER (WHERE anonymous), 0)::bigint, "
             "max(score * 100.0 / max_score) FILTER (WHERE anonymous AND n > 0) "
-            "FROM report_attempt_rollup WHERE {where} AND completed",
+            "FROM (SELECT anonymous, score, max_score, sum(n) AS n FROM {attempts} c "
+            "WHERE {where} AND completed GROUP BY anonymous, score, max_score) g",
             [],
+            first=[] if by_learner is None else by_learner[1:],
         )
         totals = {"signed_in": signed_in, "attempts": attempts, "best": best}
     else:

@@ -1,6 +1,7 @@
 """The rollups PostgreSQL's triggers keep give every figure of a report as scanning the
 attempts does, under every filter, after answers, completions, regrades and deletions."""
 
+import uuid
 from dataclasses import asdict
 from datetime import timedelta
 
@@ -10,6 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from quizzes.models import Answer, AnswerChoice, Attempt, Quiz
+from quizzes.reports import rollups
 from quizzes.reports import selectors as reports
 
 pytestmark = pytest.mark.skipif(
@@ -36,6 +38,13 @@ def figures(quiz, report_filter):
             for stats in items.questions
         ],
         "overview": reports.learners_overview(quiz, report_filter),
+        "learners": {
+            sort: [
+                (u.pk, u.username, u.attempt_count, u.best, u.last_score, u.last_date)
+                for u in reports.learners(quiz, report_filter, sort=sort)
+            ]
+            for sort in ("-last_date", "name", "-attempts", "best", "-last_score")
+        },
     }
 
 
@@ -83,6 +92,14 @@ def test_the_rollups_give_the_figures_of_the_scan(settings):
     for report_filter in filters:
         kept, scanned = both_ways(quiz, report_filter, settings)
         assert kept == scanned, report_filter
+    # The changes are deltas still; folded, the figures stay the same, and so does every
+    # count: a rebuild from the attempts gives the same.
+    assert deltas() > 0
+    assert rollups.compact() > 0 and deltas() == 0
+    for report_filter in filters:
+        kept, scanned = both_ways(quiz, report_filter, settings)
+        assert kept == scanned, report_filter
+    assert_as_rebuilt()
     first = figures(quiz, filters[0])
     assert first["summary"].completed > 50
     assert any(item[6] for item in first["items"]) and any(item[7] for item in first["items"])
@@ -96,3 +113,78 @@ def test_a_report_of_a_class_or_in_another_zone_scans_the_attempts(settings):
     assert reports._rollup(quiz, reports.ReportFilter(taught_by=1)) is None
     with timezone.override("Europe/Paris"):
         assert reports._rollup(quiz, reports.ReportFilter()) is None
+
+
+def deltas() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT (SELECT count(*) FROM report_attempt_delta) "
+            "+ (SELECT count(*) FROM report_answer_delta)"
+        )
+        return cursor.fetchone()[0]
+
+
+def assert_as_rebuilt():
+    """The counts the triggers kept are those a rebuild counts from the attempts."""
+    kept = rollups.folded(connection)
+    rollups.rebuild(connection)
+    assert rollups.folded(connection) == kept
+
+
+@pytest.mark.django_db
+def test_the_learners_of_all_attempts_come_from_their_rollup(settings):
+    call_command("loaddemo", verbosity=0)
+    call_command("seedattempts", "data-parallelism-quiz", count=60, seed=3, verbosity=0)
+    quiz = Quiz.objects.get(slug="data-parallelism-quiz")
+    all_attempts = reports.ReportFilter(first_only=False)
+    assert reports._learner_rollup(quiz, all_attempts) is not None
+    for report_filter in (
+        reports.ReportFilter(),
+        reports.ReportFilter(first_only=False, date_from=timezone.localdate()),
+    ):
+        assert reports._learner_rollup(quiz, report_filter) is None
+    # A learner's second attempt, a practice one, one in French, one reopened, one deleted.
+    signed_in = list(Attempt.objects.filter(quiz=quiz).exclude(user=None).order_by("pk"))
+    learner = signed_in[0].user
+    for attempt in signed_in[1:4]:
+        attempt.pk, attempt.public_id, attempt.is_first = None, uuid.uuid4(), False
+        attempt.user = learner
+        attempt.save()
+    Attempt.objects.filter(pk=signed_in[4].pk).update(kind="practice")
+    Attempt.objects.filter(pk=signed_in[5].pk).update(language="fr")
+    Attempt.objects.filter(pk=signed_in[6].pk).update(completed_at=None)
+    signed_in[7].delete()
+    for report_filter in (
+        all_attempts,
+        reports.ReportFilter(first_only=False, with_practice=True),
+        reports.ReportFilter(first_only=False, language="fr"),
+    ):
+        kept, scanned = both_ways(quiz, report_filter, settings)
+        assert kept == scanned, report_filter
+    rows = {u.pk: u for u in reports.learners(quiz, all_attempts)}
+    finished = Attempt.objects.filter(quiz=quiz, user=learner, kind="quiz").exclude(
+        completed_at=None
+    )
+    assert rows[learner.pk].attempt_count == finished.count() >= 4
+    page = reports.learners(quiz, all_attempts)[1:3]
+    assert [u.pk for u in page] == [u.pk for u in list(reports.learners(quiz, all_attempts))[1:3]]
+    assert_as_rebuilt()
+
+
+@pytest.mark.django_db
+def test_attempts_submitted_overdue_in_bulk_are_counted(settings):
+    """Pages that read an assignment's attempts submit the overdue ones in one UPDATE (the
+    gradebook among them): the triggers count them as finished, each learner's row too."""
+    call_command("loaddemo", verbosity=0)
+    call_command("seedattempts", "data-parallelism-quiz", count=80, seed=5, verbosity=0)
+    quiz = Quiz.objects.get(slug="data-parallelism-quiz")
+    open_ones = Attempt.objects.filter(quiz=quiz, completed_at=None, abandoned_at=None)
+    assert open_ones.exclude(user=None).exists()
+    now = timezone.now()
+    overdue = open_ones.update(deadline=now - timedelta(minutes=5))
+    assert Attempt.objects.submit_overdue(now) == overdue
+    assert not Attempt.objects.overdue(now).exists()
+    all_attempts = reports.ReportFilter(first_only=False)
+    kept, scanned = both_ways(quiz, all_attempts, settings)
+    assert kept == scanned
+    assert_as_rebuilt()
