@@ -9,7 +9,9 @@ which it recreates: the demo content and 2,000 seeded attempts of the demo quiz,
 writes them: the attempt, then each answer (and its picks) in a transaction of its own, the
 last one completing the attempt in the same transaction as the site's answer_record does.
 The rows are copies of the seeded attempts (their languages, kinds, scores, answers and
-picks), so the rollups' keys are spread as a real quiz's. The statements are SQL, without
+picks; a new account for each signed-in one, as many learners take a quiz once), so the
+rollups' keys are spread as a real quiz's. With the triggers on, a thread folds the deltas
+every 5 s meanwhile (the task worker: once a minute). The statements are SQL, without
 the site's Python around them: the database's share of a step, where waits on locks show
 most.
 
@@ -48,33 +50,45 @@ TABLES = ("quizzes_attempt", "quizzes_answer", "quizzes_answerchoice")
 APPLICATION = "rollup_locks"
 
 
-def pattern_attempts(url: str, quiz_id: int) -> list[tuple[int, list[int]]]:
-    """The seeded completed attempts, each with its answers' ids in the order given."""
+def pattern_attempts(url: str, quiz_id: int) -> tuple[list[tuple[int, list[int]]], dict]:
+    """The seeded completed attempts, each with its answers' ids in the order given, and
+    whether each is a signed-in learner's."""
     with psycopg.connect(url) as connection:
         rows = connection.execute(
-            "SELECT t.id, array_agg(a.id ORDER BY a.id) FROM quizzes_attempt t "
-            "JOIN quizzes_answer a ON a.attempt_id = t.id "
+            "SELECT t.id, t.user_id IS NOT NULL, array_agg(a.id ORDER BY a.id) "
+            "FROM quizzes_attempt t JOIN quizzes_answer a ON a.attempt_id = t.id "
             "WHERE t.quiz_id = %s AND t.completed_at IS NOT NULL GROUP BY t.id",
             (quiz_id,),
         ).fetchall()
-    return [(attempt, answers) for attempt, answers in rows]
+    return [(attempt, answers) for attempt, _user, answers in rows], {
+        attempt: user for attempt, user, _answers in rows
+    }
 
 
-def learner(url: str, patterns, stop: threading.Event, seed: int, out: dict) -> None:
-    """Takes attempts until `stop`: copies of random patterns, one transaction an answer."""
+def learner(url: str, patterns, signed_in, stop, seed: int, out: dict) -> None:
+    """Takes attempts until `stop`: copies of random patterns, one transaction an answer; a
+    pattern's learner signed in is a new account."""
     rng = random.Random(seed)
     latencies, completed = [], 0
     with psycopg.connect(url, autocommit=True, application_name=APPLICATION) as connection:
         while not stop.is_set():
             pattern, answers = rng.choice(patterns)
+            user = None
+            if signed_in[pattern]:  # A new learner's account, as the pattern had one.
+                ((user,),) = connection.execute(
+                    "INSERT INTO auth_user (password, is_superuser, username, first_name, "
+                    "last_name, email, is_staff, is_active, date_joined) "
+                    "VALUES ('!', false, %s, '', '', '', false, true, now()) RETURNING id",
+                    (f"locks-{uuid.uuid4().hex}",),
+                ).fetchall()
             ((attempt,),) = connection.execute(
                 "INSERT INTO quizzes_attempt (public_id, learner_key, language, started_at, "
                 "completed_at, score, max_score, user_id, quiz_id, is_first, abandoned_at, "
                 "kind, question_ids, deadline, number, assignment_id) "
-                "SELECT %s, %s, language, now(), NULL, NULL, NULL, NULL, quiz_id, is_first, "
+                "SELECT %s, %s, language, now(), NULL, NULL, NULL, %s, quiz_id, is_first, "
                 "NULL, kind, question_ids, NULL, number, NULL FROM quizzes_attempt "
                 "WHERE id = %s RETURNING id",
-                (uuid.uuid4(), uuid.uuid4().hex, pattern),
+                (uuid.uuid4(), "" if user else uuid.uuid4().hex, user, pattern),
             ).fetchall()
             for number, answer in enumerate(answers, 1):
                 began = time.perf_counter()
@@ -123,19 +137,30 @@ def sample_waits(url: str, stop: threading.Event, counts: dict) -> None:
             time.sleep(0.01)
 
 
-def round_(url: str, patterns, sessions: int, seconds: float) -> dict:
+def compact_every(url: str, stop: threading.Event, seconds: float) -> None:
+    """The task worker's compaction, every `seconds` (the site's: once a minute at most)."""
+    from quizzes.reports.rollups import _compaction
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        while not stop.wait(seconds):
+            connection.execute(_compaction(quiz=False))
+
+
+def round_(url: str, patterns, sessions: int, seconds: float, compacting: bool) -> dict:
     stop, out = threading.Event(), {}
     counts = {"waiting": 0, "sessions": 0, "samples": 0}
     threads = [
-        threading.Thread(target=learner, args=(url, patterns, stop, seed, out))
+        threading.Thread(target=learner, args=(url, *patterns, stop, seed, out))
         for seed in range(sessions)
     ]
-    sampler = threading.Thread(target=sample_waits, args=(url, stop, counts))
-    for thread in [*threads, sampler]:
+    threads.append(threading.Thread(target=sample_waits, args=(url, stop, counts)))
+    if compacting:
+        threads.append(threading.Thread(target=compact_every, args=(url, stop, 5)))
+    for thread in threads:
         thread.start()
     time.sleep(seconds)
     stop.set()
-    for thread in [*threads, sampler]:
+    for thread in threads:
         thread.join()
     latencies = sorted(ms for _done, times in out.values() for ms in times)
     cut = statistics.quantiles(latencies, n=100)
@@ -186,7 +211,7 @@ def main() -> None:
                     admin.execute(
                         f"ALTER TABLE {table} {'ENABLE' if enabled else 'DISABLE'} TRIGGER USER"
                     )
-            row = round_(url, patterns, args.sessions, args.seconds)
+            row = round_(url, patterns, args.sessions, args.seconds, compacting=enabled)
             print(
                 f"{'on' if enabled else 'off':>9} {row['completed_per_s']:>7.1f} "
                 f"{row['answers_per_s']:>7.0f} {row['p50']:>7.1f} {row['p95']:>7.1f} "
@@ -195,7 +220,7 @@ def main() -> None:
             )
     # The counts the triggers kept under concurrent writers, against a count from scratch.
     rollups.rebuild(connection)  # Counts what the rounds without triggers wrote too.
-    round_(url, patterns, args.sessions, args.seconds / 4)
+    round_(url, patterns, args.sessions, args.seconds / 4, compacting=True)
     kept = rollups.folded(connection)
     rollups.rebuild(connection)
     assert kept == rollups.folded(connection), "the triggers' counts differ from a scan"
