@@ -10,7 +10,8 @@ tables instead and gets the same figures:
   response of a wrong answer);
 - `report_learner_rollup`: each signed-in learner's completed attempts at a quiz (how many,
   the best and the last score, the last date), for all their languages (`language` '') and
-  for each, without and with practice attempts: the learners list of all attempts.
+  for each, without and with practice attempts: the learners list of all attempts;
+  `report_learner_count` counts those rows (the list's length).
 
 The counts are kept twice: for their day, and for all time (`day` NULL). A report without
 dates reads the all-time rows, a few thousand for a quiz of a million attempts; one with
@@ -20,7 +21,8 @@ whole days of the rollup.
 
 Nothing a learner writes is shared with another learner's transaction. Statement-level
 triggers on the attempts, answers and picks append signed counts (+1 new, -1 old) to
-`report_attempt_delta` and `report_answer_delta`, plain INSERTs without a key, so that two
+`report_attempt_delta`, `report_answer_delta` and `report_learner_count_delta`, plain
+INSERTs without a key, so that two
 learners finishing at once never wait on each other's row (the rollups' all-time rows are the
 same few rows for everyone: updated in place, they made concurrent learners take turns,
 bench/REPORTS.md). `compact()` folds the deltas into the rollups, in one statement a table
@@ -62,6 +64,13 @@ ATTEMPT_COUNTS = (
 ANSWER_COUNTS = (
     f"(SELECT {ANSWER_COLUMNS}, n FROM report_answer_rollup UNION ALL "
     f"SELECT {ANSWER_COLUMNS}, n FROM report_answer_delta)"
+)
+# The learners of a quiz (their rows of report_learner_rollup) counted, and what a report
+# reads of those counts.
+LEARNER_KEY = "quiz_id, practice, language"
+LEARNER_COUNTS = (
+    f"(SELECT {LEARNER_KEY}, n FROM report_learner_count UNION ALL "
+    f"SELECT {LEARNER_KEY}, n FROM report_learner_count_delta)"
 )
 # The compaction's lock (pg_try_advisory_xact_lock): one at a time, the others go on without.
 COMPACTION_LOCK = 0x5155495A  # "QUIZ"
@@ -130,6 +139,20 @@ CREATE TABLE report_learner_rollup (
 );
 CREATE INDEX report_learner_rollup_last ON report_learner_rollup
     (quiz_id, practice, language, last_date DESC NULLS LAST, user_id);
+CREATE TABLE report_learner_count (
+    quiz_id bigint NOT NULL,
+    practice boolean NOT NULL,
+    language varchar(10) NOT NULL,
+    n bigint NOT NULL,
+    PRIMARY KEY (quiz_id, practice, language)
+);
+CREATE TABLE report_learner_count_delta (
+    quiz_id bigint NOT NULL,
+    practice boolean NOT NULL,
+    language varchar(10) NOT NULL,
+    n bigint NOT NULL
+);
+CREATE INDEX report_learner_count_delta_quiz ON report_learner_count_delta (quiz_id);
 """
 
 
@@ -206,9 +229,19 @@ def _learners_recounted(changed: str) -> str:
     PERFORM pg_advisory_xact_lock(k) FROM (
         SELECT DISTINCT {_LEARNER_LOCK} AS k FROM ({pairs}) p ORDER BY 1
     ) locks;
-    DELETE FROM report_learner_rollup r USING ({pairs}) p
-    WHERE r.quiz_id = p.quiz_id AND r.user_id = p.user_id;
-    INSERT INTO report_learner_rollup {_learners_counted(pairs)};
+    WITH gone AS (
+        DELETE FROM report_learner_rollup r USING ({pairs}) p
+        WHERE r.quiz_id = p.quiz_id AND r.user_id = p.user_id
+        RETURNING r.quiz_id, r.practice, r.language
+    )
+    INSERT INTO report_learner_count_delta ({LEARNER_KEY}, n)
+    SELECT {LEARNER_KEY}, -count(*) FROM gone GROUP BY {LEARNER_KEY};
+    WITH made AS (
+        INSERT INTO report_learner_rollup {_learners_counted(pairs)}
+        RETURNING quiz_id, practice, language
+    )
+    INSERT INTO report_learner_count_delta ({LEARNER_KEY}, n)
+    SELECT {LEARNER_KEY}, count(*) FROM made GROUP BY {LEARNER_KEY};
 """
 
 
@@ -363,7 +396,8 @@ TRIGGERS = "".join(
 )
 DROP = (
     "DROP TABLE IF EXISTS report_attempt_rollup, report_answer_rollup, report_attempt_delta, "
-    "report_answer_delta, report_learner_rollup;\n"
+    "report_answer_delta, report_learner_rollup, report_learner_count, "
+    "report_learner_count_delta;\n"
     + "".join(
         f"DROP TRIGGER IF EXISTS report_{rows}_{event} ON {table};\n"
         f"DROP FUNCTION IF EXISTS report_{rows}_{event}();\n"
@@ -394,9 +428,11 @@ def _compaction(quiz: bool) -> str:
     return f"""
     WITH go AS (SELECT pg_try_advisory_xact_lock({COMPACTION_LOCK}) AS ok),
     {_folding("report_attempt_delta", "report_attempt_rollup", ATTEMPT_KEY, ATTEMPT_KEY, quiz)},
-    {_folding("report_answer_delta", "report_answer_rollup", ANSWER_KEY, ANSWER_COLUMNS, quiz)}
+    {_folding("report_answer_delta", "report_answer_rollup", ANSWER_KEY, ANSWER_COLUMNS, quiz)},
+    {_folding("report_learner_count_delta", "report_learner_count", LEARNER_KEY, LEARNER_KEY, quiz)}
     SELECT (SELECT count(*) FROM moved_report_attempt_delta)
-         + (SELECT count(*) FROM moved_report_answer_delta)"""
+         + (SELECT count(*) FROM moved_report_answer_delta)
+         + (SELECT count(*) FROM moved_report_learner_count_delta)"""
 
 
 def compact(quiz_id: int | None = None, *, using: str = DEFAULT_DB_ALIAS) -> int | None:
@@ -437,6 +473,10 @@ def rebuild(connection, time_zone: str | None = None) -> None:
                 "WHERE user_id IS NOT NULL AND completed_at IS NOT NULL"
             )
         )
+        cursor.execute(
+            f"INSERT INTO report_learner_count ({LEARNER_KEY}, n) SELECT {LEARNER_KEY}, "
+            f"count(*) FROM report_learner_rollup GROUP BY {LEARNER_KEY}"
+        )
         cursor.execute(TRIGGERS)
 
 
@@ -451,11 +491,14 @@ def folded(connection) -> list[tuple]:
     learners' rows: what a rebuild gives."""
     with connection.cursor() as cursor:
         rows = []
-        for table, key in (("attempt", ATTEMPT_KEY), ("answer", ANSWER_COLUMNS)):
+        for counts, key in (
+            (ATTEMPT_COUNTS, ATTEMPT_KEY),
+            (ANSWER_COUNTS, ANSWER_COLUMNS),
+            (LEARNER_COUNTS, LEARNER_KEY),
+        ):
             cursor.execute(
-                f"SELECT '{table}', {key}, sum(n) FROM (SELECT {key}, n FROM "
-                f"report_{table}_rollup UNION ALL SELECT {key}, n FROM report_{table}_delta) "
-                f"c GROUP BY {key} HAVING sum(n) <> 0 ORDER BY {key}"
+                f"SELECT {key}, sum(n) FROM {counts} c "
+                f"GROUP BY {key} HAVING sum(n) <> 0 ORDER BY {key}"
             )
             rows += cursor.fetchall()
         cursor.execute("SELECT 'learner', * FROM report_learner_rollup ORDER BY 2, 3, 4, 5")

@@ -67,7 +67,7 @@ from quizzes.models import (
     Question,
     Quiz,
 )
-from quizzes.reports.rollups import ANSWER_COUNTS, ATTEMPT_COUNTS
+from quizzes.reports.rollups import ANSWER_COUNTS, ATTEMPT_COUNTS, LEARNER_COUNTS
 from quizzes.snapshots import Text, choices_as_shown, drawn, quiz_content
 from quizzes.templatetags.gaps import right_answer
 
@@ -1070,7 +1070,10 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
     if report_filter.first_only and report_filter.klass is None:
         # A learner has one first attempt at a quiz (Attempt.is_first): a row per attempt,
         # nothing to group, and the latest found through the index on (quiz, completed_at).
+        # The completion date is never null here: newest first as the index walks back.
         percent = _percent("attempts__")
+        if sort == "-last_date":
+            direction = F(key).desc()
         return learners.annotate(
             attempt_count=Value(1),
             best=percent,
@@ -1188,7 +1191,7 @@ def learners_overview(quiz: Quiz, report_filter: ReportFilter) -> LearnersOvervi
         signed_in = (
             "coalesce(sum(n) FILTER (WHERE NOT anonymous), 0)::bigint"
             if by_learner is None
-            else "(SELECT count(*) FROM report_learner_rollup "
+            else f"(SELECT coalesce(sum(n), 0)::bigint FROM {LEARNER_COUNTS} l "
             "WHERE quiz_id = %s AND practice = %s AND language = %s)"
         )
         ((signed_in, attempts, best),) = _rollup_rows(
