@@ -6,12 +6,15 @@ from dataclasses import asdict
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
-from quizzes.models import Answer, AnswerChoice, Attempt, Quiz
-from quizzes.reports import rollups
+from quizzes.models import Answer, AnswerChoice, Attempt, Quiz, attempt_finished
+from quizzes.reports import background, rollups
 from quizzes.reports import selectors as reports
 
 pytestmark = pytest.mark.skipif(
@@ -188,3 +191,34 @@ def test_attempts_submitted_overdue_in_bulk_are_counted(settings):
     kept, scanned = both_ways(quiz, all_attempts, settings)
     assert kept == scanned
     assert_as_rebuilt()
+
+
+@pytest.mark.django_db
+def test_finished_attempts_have_the_worker_fold_the_deltas_once_a_minute(
+    client, django_capture_on_commit_callbacks
+):
+    """The worker is asked on an attempt's completion (after its commit), not again within
+    the minute; its task folds the deltas. The report page folds them too, first."""
+    cache.delete("reports:rollups-compact")
+    call_command("loaddemo", verbosity=0)
+    call_command("seedattempts", "data-parallelism-quiz", count=30, seed=2, verbosity=0)
+    quiz = Quiz.objects.get(slug="data-parallelism-quiz")
+    attempt = Attempt.objects.filter(quiz=quiz).exclude(completed_at=None).first()
+
+    def asked() -> int:
+        return DBTaskResult.objects.filter(
+            task_path=background.rollups_compact_task.module_path
+        ).count()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        attempt_finished.send(Attempt, attempt=attempt)
+        attempt_finished.send(Attempt, attempt=attempt)
+    assert asked() == 1
+    assert deltas() > 0
+    assert background.rollups_compact_task.call() > 0
+    assert deltas() == 0 and background.rollups_compact_task.call() == 0
+    Attempt.objects.filter(pk=attempt.pk).update(score=0)
+    assert deltas() > 0
+    client.force_login(User.objects.create_superuser("root"))
+    assert client.get(f"/en/reports/quizzes/{quiz.slug}/").status_code == 200
+    assert deltas() == 0
