@@ -12,7 +12,6 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("", include("quizzes.lti.urls")),
     path("", include("quizzes.embed.root_urls")),
-    path("", include("quizzes.embed.oembed_urls")),
 ]
 
 if settings.SERVE_MEDIA:
