@@ -299,6 +299,7 @@ def statements(quiz, content, user) -> list[tuple[str, float, float]]:
                         "question": question.pk,
                         "choice": choice.pk,
                         "response": "",
+                        "variant": "",
                         "credit": 1,
                         "is_correct": True,
                         "answered_at": now,

@@ -222,8 +222,10 @@ class Kind:
     def written(self, question, response: str, texts: Mapping[int, str], matches) -> str:
         """A kept response in one cell of a report, in the active language: `texts` and
         `matches` map the question's choices' ids to their texts and matches there (a
-        typed answer as typed; the ordering's items in the learner's order…)."""
-        return self.shown_response(response)
+        typed answer as typed; the ordering's items in the learner's order…); an answer
+        that kept none (recorded by its pick alone, as `seedattempts` writes a typed
+        question's answers) an empty cell."""
+        return self.shown_response(response) if response else ""
 
     def rematch(self, response: str, choices: Iterable, language: str | None = None) -> list[int]:
         """The picks a kept response makes of these choices as they are now (regrading a

@@ -18,6 +18,7 @@ refused, in the admin and every import.
 """
 
 import ast
+import json
 import math
 import re
 from collections.abc import Iterable, Iterator
@@ -299,6 +300,21 @@ def draw(variables: tuple[Variable, ...], seed: str) -> dict[str, Decimal]:
         digest = blake2b(f"{seed}:{variable.name}".encode(), digest_size=8).digest()
         values[variable.name] = variable.at(int.from_bytes(digest) % variable.count)
     return values
+
+
+def variant_key(variables, public_id, question_id: int) -> str:
+    """The variant an attempt drew of a question, as `Answer.variant` keeps it: its values
+    in order, as JSON ("" for a question without variables)."""
+    parsed = variables if isinstance(variables, tuple) else parse_variables(variables)[0]
+    if not parsed:
+        return ""
+    values = draw(parsed, seed_of(public_id, question_id))
+    return json.dumps([[name, str(value)] for name, value in values.items()])
+
+
+def variant_values(key: str) -> tuple[tuple[str, Decimal], ...]:
+    """The values of a `variant_key`, in order."""
+    return tuple((name, Decimal(value)) for name, value in json.loads(key)) if key else ()
 
 
 def variants(variables: tuple[Variable, ...]) -> Iterator[dict[str, Decimal]]:

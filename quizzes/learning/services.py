@@ -338,7 +338,14 @@ _GRADED = CompiledQuery(
 )
 _ANSWER_FKS = ("attempt", "question", "choice")
 _INSERT_ANSWER = CompiledInsert(
-    Answer, *_ANSWER_FKS, "response", "credit", "is_correct", "answered_at", returning_pk=True
+    Answer,
+    *_ANSWER_FKS,
+    "response",
+    "variant",
+    "credit",
+    "is_correct",
+    "answered_at",
+    returning_pk=True,
 )
 _INSERT_PICKS = CompiledInsert(AnswerChoice, "answer", "choice")
 
@@ -424,6 +431,11 @@ def _answer_record(
         "question": question.pk,
         "choice": choices[0].pk if len(choices) == 1 else None,  # See Answer.choice.
         "response": response or "",
+        "variant": (
+            calculated.variant_key(question.variables, attempt.public_id, question.pk)
+            if question.type.has_variables
+            else ""
+        ),
         "credit": credit,
         "is_correct": credit == 1,
         "answered_at": timezone.now(),
@@ -610,22 +622,30 @@ def _responses_regrade(questions: models.QuerySet[Question]) -> int:
             batch = list(answers[start : start + _REGRADE_BATCH].prefetch_related("picks"))
             moved = []
             for answer in batch:
+                variant = answer.variant  # As the attempt draws it now, with the variables.
                 if kind.has_variables:
                     drawn = _drawn_choices(question, choices, answer.attempt)
+                    variant = calculated.variant_key(
+                        question.variables, answer.attempt.public_id, question.pk
+                    )
                     picked = frozenset(kind.rematch(answer.response, drawn, answer.language))
                 else:
                     picked = frozenset(kind.rematch(answer.response, choices, answer.language))
                 credit = credit_of(kind.grade(content, picked, answer.response))
-                if picked != {pick.choice_id for pick in answer.picks.all()} or (
-                    credit != answer.credit
+                if (
+                    picked != {pick.choice_id for pick in answer.picks.all()}
+                    or credit != answer.credit
+                    or variant != answer.variant
                 ):
+                    answer.variant = variant
                     answer.credit = credit
                     answer.is_correct = credit == 1
                     # As answer_record keeps it: the one pick of an answer of one.
                     answer.choice_id = next(iter(picked)) if len(picked) == 1 else None
                     moved.append((answer, picked))
             Answer.objects.bulk_update(
-                [answer for answer, _picked in moved], ["credit", "is_correct", "choice"]
+                [answer for answer, _picked in moved],
+                ["credit", "is_correct", "choice", *(["variant"] if kind.has_variables else [])],
             )
             AnswerChoice.objects.filter(answer__in=[answer for answer, _picked in moved]).delete()
             AnswerChoice.objects.bulk_create(

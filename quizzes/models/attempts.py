@@ -204,6 +204,8 @@ class Attempt(models.Model):
         # Reports filter by dates.
         indexes = [
             models.Index(fields=["quiz", "started_at"], name="attempt_quiz_started"),
+            # A report's latest completed attempts (the anonymous learners' last score).
+            models.Index(fields=["quiz", "completed_at"], name="attempt_quiz_completed"),
         ]
 
     def __str__(self) -> str:
@@ -276,6 +278,9 @@ class Answer(models.Model):
     response = models.CharField(_("response"), max_length=2000, blank=True, default="")
     # The answer's score from its kind's `grade`, a fraction from 0 to 1 (0.5: half right);
     # `is_correct` is credit == 1, kept as a column for the filters that ask for it.
+    # A calculated question's values as the attempt drew them (`calculated.variant_key`),
+    # for the reports to count answers by variant; "" for other kinds.
+    variant = models.CharField(_("variant"), max_length=500, blank=True, default="", editable=False)
     credit = models.DecimalField(
         _("credit"), max_digits=CREDIT_DIGITS, decimal_places=CREDIT_PLACES, default=0
     )

@@ -1,5 +1,6 @@
-"""A report's attempts.csv written by the task worker (django-tasks: Django 6's tasks
-framework, or its backport on 5.2, with the database backend; `manage.py db_worker`).
+"""The reports' work in the task worker (django-tasks: Django 6's tasks framework, or its
+backport on 5.2, with the database backend; `manage.py db_worker`): a report's attempts.csv,
+and the rollups' compaction (at the end).
 
 The streamed CSV takes about 10 s at 100,000 attempts and would outlast a web worker's
 timeout at a million; its export as a task writes the same rows (`exports.attempt_rows`,
@@ -20,7 +21,9 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.files.storage import storages
+from django.db import connection
 from django.db.models import Exists, F, OuterRef, Q
 from django.http import QueryDict
 from django.utils import timezone, translation
@@ -28,7 +31,7 @@ from django.utils import timezone, translation
 from quizsite.routers import reading_reports, reading_reports_stream
 from quizsite.spreadsheets import csv_lines
 from quizzes.models import Answer, ExportStatus, Quiz, ReportExport
-from quizzes.reports import exports
+from quizzes.reports import exports, rollups
 from quizzes.reports import selectors as reports
 from quizzes.reports.forms import ReportFilterForm
 
@@ -218,3 +221,24 @@ def attempts_export_task(*, export_id: str, run: int) -> int:
         raise
     exports_expired_delete()
     return written
+
+
+# The report rollups' deltas (rollups.py), folded by the worker at most once a minute.
+COMPACTION_EVERY_SECONDS = 60
+
+
+@task()
+def rollups_compact_task() -> int | None:
+    """Fold the report rollups' deltas into them: the rows folded (0 when another compaction
+    was running), None without rollups."""
+    return rollups.compact()
+
+
+def rollups_compact_soon() -> None:
+    """Have the worker fold the deltas, unless it was asked within the last minute (by this
+    process, or by any node when they share a cache): the deltas stay a minute's writes, which
+    a report reads in a few milliseconds."""
+    if connection.vendor != "postgresql" or not settings.REPORT_ROLLUPS:
+        return
+    if cache.add("reports:rollups-compact", True, COMPACTION_EVERY_SECONDS):
+        rollups_compact_task.enqueue()

@@ -3,9 +3,10 @@
 Each function costs a fixed number of queries whatever the number of attempts:
 the database returns counts grouped by a handful of small keys (question,
 language, credit, total score), and Python folds those few hundred
-rows into the statistics. A calculated question's variants are the exception: drawn, not
-stored, they are worked out in Python from a row per answer (`_variants_add`), still in one
-query. Item statistics follow Moodle's quiz statistics
+rows into the statistics (a calculated question's variants by the values each answer keeps,
+`Answer.variant`). On PostgreSQL the counts come from the rollups its triggers keep
+(quizzes/reports/rollups.py, `_rollup`), the same figures without scanning the attempts.
+Item statistics follow Moodle's quiz statistics
 report, on fractional scores: facility (the mean credit), discrimination index
 (100 × the Pearson correlation of the item's credit with the rest-of-test score,
 the attempt's score less that credit) and discriminative efficiency
@@ -21,7 +22,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connections
+from django.db import connections, router
 from django.db.models import (
     Avg,
     Case,
@@ -66,6 +67,7 @@ from quizzes.models import (
     Question,
     Quiz,
 )
+from quizzes.reports.rollups import ANSWER_COUNTS, ATTEMPT_COUNTS, LEARNER_COUNTS
 from quizzes.snapshots import Text, choices_as_shown, drawn, quiz_content
 from quizzes.templatetags.gaps import right_answer
 
@@ -105,15 +107,18 @@ def _percent(prefix: str = ""):
     )
 
 
+def _kinds(report_filter: ReportFilter) -> list[str]:
+    """The kinds of attempts the report counts: quiz attempts, and with practice the
+    practice and single-question ones."""
+    if report_filter.with_practice:
+        return [AttemptKind.QUIZ, AttemptKind.PRACTICE, AttemptKind.QUESTION]
+    return [AttemptKind.QUIZ]
+
+
 def _in_report(quiz: Quiz | None, report_filter: ReportFilter, prefix: str = "") -> Q:
     """The filter on attempts, with a lookup prefix to apply it across a relation; editors'
     previews are never in it. Without `quiz`, on the attempts of any quiz."""
-    kinds = (
-        [AttemptKind.QUIZ, AttemptKind.PRACTICE, AttemptKind.QUESTION]
-        if report_filter.with_practice
-        else [AttemptKind.QUIZ]
-    )
-    kept = Q(**{f"{prefix}kind__in": kinds})
+    kept = Q(**{f"{prefix}kind__in": _kinds(report_filter)})
     if quiz is not None:
         kept &= Q(**{f"{prefix}quiz": quiz})
     if report_filter.date_from:
@@ -179,6 +184,58 @@ def completed_for(quiz: Quiz, report_filter: ReportFilter) -> QuerySet[Attempt]:
     return attempts_for(quiz, report_filter).filter(completed_at__isnull=False)
 
 
+# Rollups (quizzes/reports/rollups.py)
+
+
+def _rollup(quiz: Quiz, report_filter: ReportFilter):
+    """Where the rollups give the figures of this report, (the connection, the WHERE
+    clause on a rollup's rows, its parameters); None where the report scans the attempts:
+    not on PostgreSQL (or with `settings.REPORT_ROLLUPS` off), for a class's report, an
+    instructor's learners (theirs, not the site's) or one embedding site's attempts (the
+    rollups don't keep the site), or with a time zone other than the one
+    the rollups' days are in. Both ways give the rows in the same order, so that the
+    figures folded from them are the same to the last bit."""
+    connection = connections[router.db_for_read(Attempt)]
+    if (
+        not settings.REPORT_ROLLUPS
+        or connection.vendor != "postgresql"
+        or report_filter.klass is not None
+        or report_filter.taught_by is not None
+        or report_filter.site
+        or timezone.get_current_timezone_name() != settings.TIME_ZONE
+    ):
+        return None
+    kinds = [str(kind) for kind in _kinds(report_filter)]
+    where, params = ["quiz_id = %s", "kind = ANY(%s)"], [quiz.pk, kinds]
+    if report_filter.date_from is None and report_filter.date_to in (None, date.max):
+        where.append("day IS NULL")  # The all-time rows.
+    else:
+        where.append("day IS NOT NULL")
+        if report_filter.date_from:
+            where.append("day >= %s")
+            params.append(report_filter.date_from)
+        if report_filter.date_to and report_filter.date_to < date.max:
+            where.append("day <= %s")
+            params.append(report_filter.date_to)
+    if report_filter.language:
+        where.append("language = %s")
+        params.append(report_filter.language)
+    if report_filter.first_only:
+        where.append("is_first")
+    return connection, " AND ".join(where), params
+
+
+def _rollup_rows(rollup, sql: str, params: list, *, first: list | tuple = ()) -> list[tuple]:
+    """The rows of `sql` on the rollups: its "{where}" the rollup's rows of the report, with
+    their parameters, followed by `params`, and preceded by `first`; "{attempts}" and
+    "{answers}" the counts of attempts and answers, rollup and deltas together."""
+    connection, where, where_params = rollup
+    with connection.cursor() as cursor:
+        sql = sql.replace("{attempts}", ATTEMPT_COUNTS).replace("{answers}", ANSWER_COUNTS)
+        cursor.execute(sql.replace("{where}", where), [*first, *where_params, *params])
+        return cursor.fetchall()
+
+
 # Summary and score distribution
 
 
@@ -237,13 +294,23 @@ def quiz_summary(
     fractions) are percentages, and the distribution counts them in bands of
     HISTOGRAM_BAND percent; the standard deviation is the sample one (n - 1).
     """
-    groups = list(
-        attempts_for(quiz, report_filter)
-        .filter(_answered())
-        .values_list("score", "max_score")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        groups = _rollup_rows(
+            rollup,
+            "SELECT score, max_score, sum(n)::bigint FROM {attempts} c "
+            "WHERE {where} AND answered GROUP BY score, max_score HAVING sum(n) > 0 "
+            "ORDER BY score, max_score",
+            [],
+        )
+    else:
+        groups = list(
+            attempts_for(quiz, report_filter)
+            .filter(_answered())
+            .values_list("score", "max_score")
+            .annotate(n=Count("pk"))
+            .order_by("score", "max_score")
+        )
     started = sum(count for _score, _out_of, count in groups)
     rows = [
         (float(score), out_of, n) for score, out_of, n in groups if score is not None and out_of
@@ -451,12 +518,25 @@ def item_analysis(quiz: Quiz, report_filter: ReportFilter) -> ItemAnalysis:
     back like everywhere else on the site.
     """
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
-    cells = (
-        _completed_answers(quiz, report_filter)
-        .values_list("question_id", "choice_id", "credit", "attempt__language", "attempt__score")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        cells = _rollup_rows(
+            rollup,
+            "SELECT question_id, choice_id, credit, language, score, sum(n)::bigint "
+            "FROM {answers} c WHERE {where} "
+            "GROUP BY question_id, choice_id, credit, language, score HAVING sum(n) > 0 "
+            "ORDER BY question_id, choice_id, credit, language, score",
+            [],
+        )
+    else:
+        cells = (
+            _completed_answers(quiz, report_filter)
+            .values_list(
+                "question_id", "choice_id", "credit", "attempt__language", "attempt__score"
+            )
+            .annotate(n=Count("pk"))
+            .order_by("question_id", "choice_id", "credit", "attempt__language", "attempt__score")
+        )
     by_question: dict[int, list[tuple[str, float, float, int]]] = defaultdict(list)
     picks: dict[int, int] = defaultdict(int)
     for question_id, choice_id, credit, language, score, count in cells:
@@ -526,18 +606,37 @@ def _wrong_responses_add(
     per_language = {
         f"n_{code}": Count("pk", filter=Q(attempt__language=code)) for code, _name in languages
     }
-    grouped = (
-        _completed_answers(quiz, report_filter)
-        .filter(question__in=list(by_pk), is_correct=False)
-        .exclude(response="")
-        .values("question_id", "response")
-        .annotate(n=Count("pk"), matched=Max("choice_id"), **per_language)
-        .order_by()
-    )
-    # Ranked over the groups: Django can't order a window by an aggregate of its own query.
-    sql, params = grouped.query.sql_with_params()
     columns = ["question_id", "response", "n", "matched", *per_language]
-    connection = connections[grouped.db]
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:  # The same groups, from the rollup's counts.
+        connection, where, where_params = rollup
+        counts = ", ".join(
+            f"coalesce(sum(n) FILTER (WHERE language = %s), 0)::bigint AS n_{code}"
+            for code, _name in languages
+        )
+        # Summed by key first: a pick's rows of the rollup and of the deltas may cancel out.
+        sql = (
+            f"SELECT question_id, response, sum(n)::bigint AS n, "
+            f"max(choice_id) FILTER (WHERE n > 0) AS matched, {counts} "
+            f"FROM (SELECT question_id, response, language, choice_id, sum(n) AS n "
+            f"FROM {ANSWER_COUNTS} c WHERE {where} AND question_id = ANY(%s) "
+            f"AND NOT is_correct AND response <> '' "
+            f"GROUP BY question_id, response, language, choice_id) g "
+            f"GROUP BY question_id, response HAVING sum(n) > 0"
+        )
+        params = [*(code for code, _name in languages), *where_params, list(by_pk)]
+    else:
+        grouped = (
+            _completed_answers(quiz, report_filter)
+            .filter(question__in=list(by_pk), is_correct=False)
+            .exclude(response="")
+            .values("question_id", "response")
+            .annotate(n=Count("pk"), matched=Max("choice_id"), **per_language)
+            .order_by()
+        )
+        # Ranked over the groups: Django can't order a window by an aggregate of its own query.
+        sql, params = grouped.query.sql_with_params()
+        connection = connections[grouped.db]
     quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
     n, response = connection.ops.quote_name("n"), connection.ops.quote_name("response")
     ranked = (
@@ -589,17 +688,22 @@ def _gaps_fold(
         question.pk: GradedQuestion.of(question, question.choices.all()) for question in questions
     }
     most = max(len(question.gaps) for question in by_pk.values())
-    per_gap = {
-        f"gap_{number}": Max("picks__choice_id", filter=Q(picks__choice__gap=number))
-        for number in range(1, most + 1)
-    }
-    rows = (
-        _completed_answers(quiz, report_filter)
-        .filter(question__in=list(by_pk))
-        .values("question_id", "response", "attempt__language")
-        .annotate(n=Count("pk", distinct=True), **per_gap)
-        .order_by()
-    )
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        rows = _gap_rows(rollup, by_pk, most)
+    else:
+        per_gap = {
+            f"gap_{number}": Max("picks__choice_id", filter=Q(picks__choice__gap=number))
+            for number in range(1, most + 1)
+        }
+        rows = (
+            _completed_answers(quiz, report_filter)
+            .filter(question__in=list(by_pk))
+            .values("question_id", "response", "attempt__language")
+            .annotate(n=Count("pk", distinct=True), **per_gap)
+            .order_by("question_id", "response", "attempt__language")
+        )
+    per_gap = [f"gap_{number}" for number in range(1, most + 1)]
     found: dict[int, dict[int, _GapFold]] = defaultdict(lambda: defaultdict(_GapFold))
     for row in rows:
         question, count = by_pk[row["question_id"]], row["n"]
@@ -614,6 +718,34 @@ def _gaps_fold(
                 key = (gap.response, getattr(gap.matched, "pk", None))
                 fold.wrong.setdefault(key, defaultdict(int))[row["attempt__language"]] += count
     return found
+
+
+def _gap_rows(rollup, by_pk: dict, most: int) -> list[dict]:
+    """`_gaps_fold`'s rows from the rollup: its groups by (question, response, language)
+    with the picks of their answers (an answer's `choice`, or its several picks), each
+    group's pick in each gap the highest, as the scan's `Max` gives it."""
+    gaps = {choice.pk: choice.gap for q in by_pk.values() for choice in q.choices}
+    groups: dict[tuple, dict] = {}
+    for question_id, response, language, choice_id, picks, n in _rollup_rows(
+        rollup,
+        "SELECT question_id, response, language, choice_id, picks, sum(n)::bigint "
+        "FROM {answers} c WHERE {where} AND question_id = ANY(%s) "
+        "GROUP BY question_id, response, language, choice_id, picks HAVING sum(n) > 0 "
+        "ORDER BY question_id, response, language",
+        [list(by_pk)],
+    ):
+        row = groups.setdefault(
+            (question_id, response, language),
+            {"question_id": question_id, "response": response, "attempt__language": language}
+            | {f"gap_{number}": None for number in range(1, most + 1)}
+            | {"n": 0},
+        )
+        row["n"] += n
+        for pk in [choice_id] if choice_id is not None else picks:
+            name = f"gap_{gaps.get(pk)}"
+            if name in row and (row[name] is None or pk > row[name]):
+                row[name] = pk
+    return list(groups.values())
 
 
 def _gaps_add(
@@ -676,36 +808,46 @@ def _variants_add(
     with each variant's right answer, facility and most frequent wrong answers; and as the
     questions' most frequent wrong answers, the most frequent (variant, response) pairs.
 
-    One query for all of them. A variant is drawn from the attempt's public id, not stored,
-    so the database can't group by it: the query returns one small row per answer to these
-    questions and Python draws and folds them (a few microseconds a row)."""
+    One query for all of them: the answers grouped by the variant their attempt drew, as
+    `Answer.variant` keeps it (until the answers kept it, each was drawn again in Python, a
+    row per answer), with their language, credit and response."""
     by_pk = {item.question.pk: item for item in items}
-    rows = (
-        _completed_answers(quiz, report_filter)
-        .filter(question__in=list(by_pk))
-        .values_list(
-            "question_id",
-            "attempt__public_id",
-            "attempt__language",
-            "credit",
-            "is_correct",
-            "response",
-            "choice_id",
+    columns = [
+        "question_id",
+        "variant",
+        "language",
+        "credit",
+        "is_correct",
+        "response",
+        "choice_id",
+    ]
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        listing = ", ".join(columns)
+        rows = _rollup_rows(
+            rollup,
+            f"SELECT {listing}, sum(n)::bigint FROM {{answers}} c "
+            f"WHERE {{where}} AND question_id = ANY(%s) GROUP BY {listing} "
+            f"HAVING sum(n) > 0 ORDER BY {listing}",
+            [list(by_pk)],
         )
-        .order_by()
-    )
+    else:
+        scanned = [name if name != "language" else "attempt__language" for name in columns]
+        rows = (
+            _completed_answers(quiz, report_filter)
+            .filter(question__in=list(by_pk))
+            .values_list(*scanned)
+            .annotate(n=Count("pk"))
+            .order_by(*scanned)
+        )
     found: dict[int, dict[tuple, _Variant]] = defaultdict(lambda: defaultdict(_Variant))
-    variables = {
-        pk: calculated.parse_variables(item.question.variables)[0] for pk, item in by_pk.items()
-    }
-    for question_id, public_id, language, credit, is_correct, response, matched in rows:
-        values = calculated.draw(variables[question_id], calculated.seed_of(public_id, question_id))
-        variant = found[question_id][tuple(values.items())]
-        variant.count += 1
-        variant.credit += credit
+    for question_id, key, language, credit, is_correct, response, matched, n in rows:
+        variant = found[question_id][calculated.variant_values(key)]
+        variant.count += n
+        variant.credit += credit * n
         if not is_correct and response:
             counts = variant.wrong.setdefault((response, matched), defaultdict(int))
-            counts[language] += 1
+            counts[language] += n
     for question_id, variants in found.items():
         item = by_pk[question_id]
         choices = {choice.pk: choice for choice in item.question.choices.all()}
@@ -774,6 +916,14 @@ def _right_value(right: Choice | None, values: dict[str, Decimal]) -> str:
 def _multiple_picks(quiz: Quiz, report_filter: ReportFilter) -> QuerySet:
     """(choice id, count) of the picks of the answers that picked several choices, which
     have no `Answer.choice`: one query more, for the quizzes that have such questions."""
+    rollup = _rollup(quiz, report_filter)
+    if rollup is not None:
+        return _rollup_rows(
+            rollup,
+            "SELECT pick, sum(n)::bigint FROM {answers} c, unnest(c.picks) AS pick "
+            "WHERE {where} AND choice_id IS NULL GROUP BY pick HAVING sum(n) > 0",
+            [],
+        )
     return (
         AnswerChoice.objects.filter(
             _in_report(quiz, report_filter, "answer__attempt__"),
@@ -897,16 +1047,9 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
 
     `sort` is a key of LEARNER_SORTS, with "-" for descending; ties go by name.
     """
-    completed = completed_for(quiz, report_filter)
-    if report_filter.first_only:
-        # One attempt per learner: the last is the best.
-        last_score = Max(_percent("attempts__"))
-    else:
-        last = completed.filter(user=OuterRef("pk")).order_by("-completed_at", "-pk")
-        last_score = Subquery(last.annotate(p=_percent()).values("p")[:1])
     key = LEARNER_SORTS[sort.removeprefix("-")]
     direction = F(key).desc(nulls_last=True) if sort.startswith("-") else F(key).asc()
-    return (
+    learners = (
         get_user_model()
         .objects.filter(
             _in_report(quiz, report_filter, "attempts__"), attempts__completed_at__isnull=False
@@ -919,14 +1062,111 @@ def learners(quiz: Quiz, report_filter: ReportFilter, *, sort: str = "-last_date
                     default=Concat("first_name", Value(" "), "last_name"),
                     output_field=CharField(),
                 )
-            ),
-            attempt_count=Count("attempts"),
-            best=Max(_percent("attempts__")),
-            last_score=last_score,
-            last_date=Max("attempts__completed_at"),
+            )
         )
-        .order_by(direction, "sort_name", "pk")
     )
+    if report_filter.first_only and report_filter.klass is None:
+        # A learner has one first attempt at a quiz (Attempt.is_first): a row per attempt,
+        # nothing to group, and the latest found through the index on (quiz, completed_at).
+        # The completion date is never null here: newest first as the index walks back.
+        percent = _percent("attempts__")
+        if sort == "-last_date":
+            direction = F(key).desc()
+        return learners.annotate(
+            attempt_count=Value(1),
+            best=percent,
+            last_score=percent,
+            last_date=F("attempts__completed_at"),
+        ).order_by(direction, "sort_name", "pk")
+    by_learner = _learner_rollup(quiz, report_filter)
+    if by_learner is not None:
+        return _LearnerRows(by_learner, sort)
+    completed = completed_for(quiz, report_filter)
+    if report_filter.first_only:
+        # One attempt per learner and assignment: the last is the best.
+        last_score = Max(_percent("attempts__"))
+    else:
+        last = completed.filter(user=OuterRef("pk")).order_by("-completed_at", "-pk")
+        last_score = Subquery(last.annotate(p=_percent()).values("p")[:1])
+    return learners.annotate(
+        attempt_count=Count("attempts"),
+        best=Max(_percent("attempts__")),
+        last_score=last_score,
+        last_date=Max("attempts__completed_at"),
+    ).order_by(direction, "sort_name", "pk")
+
+
+def _learner_rollup(quiz: Quiz, report_filter: ReportFilter):
+    """Where the learners' rollup gives the learners of all attempts, (the connection, and
+    the quiz, practice and language of its rows); None where it doesn't: the first attempts
+    (a row per attempt, `learners`), dates (the rollup is all-time), and wherever the
+    attempts are scanned (`_rollup`)."""
+    rollup = _rollup(quiz, report_filter)
+    if (
+        rollup is None
+        or report_filter.first_only
+        or report_filter.date_from is not None
+        or report_filter.date_to not in (None, date.max)
+    ):
+        return None
+    return rollup[0], quiz.pk, report_filter.with_practice, report_filter.language
+
+
+# `learners`' sorts on the learners' rollup (its columns, the name from the account).
+_SORT_NAME = (
+    "lower(CASE WHEN u.first_name = '' AND u.last_name = '' THEN u.username "
+    "ELSE u.first_name || ' ' || u.last_name END)"
+)
+_ROLLUP_SORTS = {
+    "name": _SORT_NAME,
+    "attempts": "r.attempts",
+    "best": "r.best",
+    "last_score": "r.last_score",
+    "last_date": "r.last_date",
+}
+
+
+def _float(value: Decimal | None) -> float | None:
+    return None if value is None else float(value)
+
+
+class _LearnerRows:
+    """`learners` from the learners' rollup: the accounts with the same annotations as the
+    scan's queryset, in the same order; the paginator slices it, a page in one query that
+    reads the page's rows (by the index on the last date for the default sort)."""
+
+    def __init__(self, by_learner: tuple, sort: str):
+        self.connection, *self.params = by_learner
+        key = _ROLLUP_SORTS[sort.removeprefix("-")]
+        self.order = f"{key} DESC NULLS LAST" if sort.startswith("-") else f"{key} ASC"
+
+    def __getitem__(self, page: slice) -> list:
+        start, stop = page.start or 0, page.stop
+        sql = (
+            "SELECT u.id, u.username, u.first_name, u.last_name, r.attempts, r.best, "
+            "r.last_score, r.last_date FROM report_learner_rollup r "
+            "JOIN auth_user u ON u.id = r.user_id "
+            "WHERE r.quiz_id = %s AND r.practice = %s AND r.language = %s "
+            f"ORDER BY {self.order}, {_SORT_NAME}, u.id LIMIT %s OFFSET %s"
+        )
+        limit = None if stop is None else stop - start
+        with self.connection.cursor() as cursor:
+            cursor.execute(sql, [*self.params, limit, start])
+            rows = cursor.fetchall()
+        learners = []
+        for pk, username, first_name, last_name, attempts, best, last_score, last_date in rows:
+            user = get_user_model()(
+                pk=pk, username=username, first_name=first_name, last_name=last_name
+            )
+            user.attempt_count = attempts
+            # Floats, as the scan's queryset gives them (`_percent`): the same numeric's.
+            user.best, user.last_score = _float(best), _float(last_score)
+            user.last_date = last_date
+            learners.append(user)
+        return learners
+
+    def __iter__(self) -> Iterator:
+        return iter(self[0:None])
 
 
 @dataclass(frozen=True)
@@ -941,27 +1181,49 @@ def learners_overview(quiz: Quiz, report_filter: ReportFilter) -> LearnersOvervi
     """
     completed = completed_for(quiz, report_filter)
     anonymous = Q(user=None)
-    totals = completed.aggregate(
-        signed_in=Count("user", distinct=True),
-        attempts=Count("pk", filter=anonymous),
-        best=Max(_percent(), filter=anonymous),
-        last_date=Max("completed_at", filter=anonymous),
-    )
+    rollup = _rollup(quiz, report_filter)
+    by_learner = _learner_rollup(quiz, report_filter)
+    if rollup is not None and (report_filter.first_only or by_learner is not None):
+        # A learner has one first attempt at a quiz: its learners are its first attempts;
+        # of all attempts, the learners are the rows of the learners' rollup.
+        signed_in = (
+            "coalesce(sum(n) FILTER (WHERE NOT anonymous), 0)::bigint"
+            if by_learner is None
+            else f"(SELECT coalesce(sum(n), 0)::bigint FROM {LEARNER_COUNTS} l "
+            "WHERE quiz_id = %s AND practice = %s AND language = %s)"
+        )
+        ((signed_in, attempts, best),) = _rollup_rows(
+            rollup,
+            f"SELECT {signed_in}, coalesce(sum(n) FILTER (WHERE anonymous), 0)::bigint, "
+            "max(score * 100.0 / max_score) FILTER (WHERE anonymous AND n > 0) "
+            "FROM (SELECT anonymous, score, max_score, sum(n) AS n FROM {attempts} c "
+            "WHERE {where} AND completed GROUP BY anonymous, score, max_score) g",
+            [],
+            first=[] if by_learner is None else by_learner[1:],
+        )
+        totals = {"signed_in": signed_in, "attempts": attempts, "best": best}
+    else:
+        totals = completed.aggregate(
+            signed_in=Count("user", distinct=True),
+            attempts=Count("pk", filter=anonymous),
+            best=Max(_percent(), filter=anonymous),
+        )
     if not totals["attempts"]:
         return LearnersOverview(signed_in=totals["signed_in"], anonymous=None)
+    # The latest (the index on the quiz and the completion date).
     last = (
         completed.filter(anonymous)
         .order_by("-completed_at", "-pk")
         .annotate(p=_percent())
-        .values_list("p")
+        .values_list("p", "completed_at")
         .first()
     )
     row = LearnerRow(
         name=_("Anonymous learners"),
         attempts=totals["attempts"],
-        best=totals["best"],
+        best=None if totals["best"] is None else float(totals["best"]),
         last_score=last[0],
-        last_date=totals["last_date"],
+        last_date=last[1],
     )
     return LearnersOverview(signed_in=totals["signed_in"], anonymous=row)
 

@@ -29,7 +29,7 @@ from quizsite.replica import replica_failed, reports_source
 from quizsite.routers import REPORTS, reading_reports, reading_reports_stream
 from quizsite.spreadsheets import csv_lines
 from quizzes.models import Class, ExportStatus, Quiz, ReportExport
-from quizzes.reports import background, exports
+from quizzes.reports import background, exports, rollups
 from quizzes.reports import selectors as reports
 from quizzes.reports.forms import ReportFilterForm
 
@@ -212,6 +212,9 @@ def report_quiz(request: HttpRequest, slug: str) -> HttpResponse:
             request, "quizzes/reports/quiz.html", {"quiz": quiz, "form": form}, status=400
         )
     report_filter, klass = _report_filter(request, form)
+    # The rollups' deltas folded first, on the primary (the replica can't write): the page
+    # reads them with the rollups, as few as possible.
+    rollups.compact(quiz.pk)
     items = reports.item_analysis(quiz, report_filter)
     summary = reports.quiz_summary(quiz, report_filter, items=items)
     sort = form.cleaned_data["sort"] or "-last_date"

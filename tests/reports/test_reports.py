@@ -9,6 +9,7 @@ from datetime import datetime
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
+from django.db import connection
 from django.utils import translation
 
 from quizzes.learning.services import attempt_start, attempts_claim
@@ -314,10 +315,11 @@ def test_report_queries_do_not_grow_with_attempts(client, db, count, django_asse
     client.force_login(User.objects.create_superuser("root"))
     url = f"/en/reports/quizzes/{quiz.slug}/"
     # session, user, quiz, questions, choices, picks, scores, learner totals,
-    # learners page, anonymous last score
-    with django_assert_num_queries(10):
+    # learners page, anonymous last score; on PostgreSQL the rollups' compaction first
+    page = 10 + (connection.vendor == "postgresql")
+    with django_assert_num_queries(page):
         assert client.get(url, {"attempts": "all"}).status_code == 200
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(page):
         assert client.get(url).status_code == 200
     with django_assert_num_queries(6):
         response = client.get(url + "attempts.csv", {"attempts": "all"})

@@ -69,12 +69,18 @@ def session_or_user_lookup(sql: str) -> bool:
     return sql.startswith("SELECT") and ('"django_session"' in sql or '"auth_' in sql)
 
 
+def rollups_compaction(sql: str) -> bool:
+    """The quiz's report page folds the rollups' deltas first, on the primary (quizzes/reports/
+    rollups.py): the one write a report makes, which the replica can't."""
+    return sql.lstrip().startswith("WITH go AS (SELECT pg_try_advisory_xact_lock(")
+
+
 def assert_read_from_the_replica(primary: list[str], replica: list[str]) -> None:
     assert any('"quizzes_' in sql for sql in replica), replica
     assert all(sql.startswith("SELECT") for sql in replica), replica
     assert not any('"django_session"' in sql for sql in replica), replica
     assert any('"django_session"' in sql for sql in primary), primary
-    assert all(session_or_user_lookup(sql) for sql in primary), primary
+    assert all(session_or_user_lookup(sql) or rollups_compaction(sql) for sql in primary), primary
 
 
 @pytest.mark.parametrize(

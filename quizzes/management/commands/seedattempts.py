@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from quizzes.kinds import calculated
 from quizzes.kinds.gaps import sub_question
 from quizzes.kinds.numerical import Numerical, choice_value, is_any, plain
 from quizzes.kinds.short_answer import accepted_text, shown_answer
@@ -72,6 +73,12 @@ class Command(BaseCommand):
             for question in quiz.questions.all()
         ]
         orders = set(quiz.questions.filter(kind="ordering").values_list("pk", flat=True))
+        # A calculated question's answer keeps the variant its attempt drew (Answer.variant).
+        drawing = {
+            question.pk: calculated.parse_variables(question.variables)[0]
+            for question in quiz.questions.all()
+            if question.type.has_variables
+        }
         lefts = defaultdict(list)  # A matching question's left items (choices with a text).
         for question_id, pk in (
             Choice.objects.filter(question__quiz=quiz, question__kind="matching")
@@ -94,7 +101,7 @@ class Command(BaseCommand):
         began = time.monotonic()
         rng = random.Random(seed)
         with _recorded_dates(), transaction.atomic():
-            answers = _Seeder(quiz, questions, rng, orders, lefts, gapped).seed(count)
+            answers = _Seeder(quiz, questions, rng, orders, lefts, gapped, drawing).seed(count)
         elapsed = time.monotonic() - began
         self.stdout.write(
             f"Seeded {count} completed attempts ({answers} answers) of {quiz.slug} "
@@ -144,8 +151,10 @@ class _Seeder:
         orders: set[int],
         lefts: dict[int, list[int]],
         gapped: dict,
+        drawing: dict,
     ):
         self.quiz = quiz
+        self.drawing = drawing  # The calculated questions' variables.
         self.questions = questions
         self.orders = orders  # The ordering questions: answered by an order, no pick.
         self.lefts = lefts  # The matching questions' left items: answered by pairs, no pick.
@@ -303,6 +312,13 @@ class _Seeder:
                         question_id=question_id,
                         choice_id=picked[0] if len(picked) == 1 else None,  # See Answer.choice.
                         response=response,
+                        variant=(
+                            calculated.variant_key(
+                                self.drawing[question_id], attempt.public_id, question_id
+                            )
+                            if question_id in self.drawing
+                            else ""
+                        ),
                         credit=credit,
                         is_correct=credit == 1,
                         answered_at=attempt.started_at + timedelta(seconds=30 * step),
