@@ -135,7 +135,9 @@ CREATE TABLE report_learner_rollup (
     best numeric,
     last_score numeric,
     last_date timestamptz NOT NULL,
-    PRIMARY KEY (quiz_id, practice, language, user_id)
+    -- The learner first: a learner's rows are found (and counted again) by their quiz and
+    -- them; the learners list reads a quiz's rows by report_learner_rollup_last.
+    PRIMARY KEY (quiz_id, user_id, practice, language)
 );
 CREATE INDEX report_learner_rollup_last ON report_learner_rollup
     (quiz_id, practice, language, last_date DESC NULLS LAST, user_id);
@@ -157,9 +159,11 @@ CREATE INDEX report_learner_count_delta_quiz ON report_learner_count_delta (quiz
 
 
 # The statements reach the tables from the statement's rows through LATERAL subqueries
-# fenced by OFFSET 0: an index lookup a row, whatever the planner thinks of the tables' sizes.
-# (A plan cached in a session when a table looked empty, after a TRUNCATE or before its first
-# ANALYZE, joined the other way round: 44 s for 1,179 picks in a test.)
+# fenced by OFFSET 0, and their functions run with sequential scans off (`_function`): an
+# index lookup a row, whatever the planner thinks of the tables' sizes. Statistics that say a
+# table is empty while it has rows (an ANALYZE by another session while a bulk load had not
+# committed, or after a TRUNCATE) made the planner join the other way round (44 s for 1,179
+# picks in a test), or scan the attempts once for each answer.
 
 
 def _attempts_added(delta: str) -> str:
@@ -348,8 +352,12 @@ _NONE = (
 
 
 def _function(name: str, body: str) -> str:
+    """A trigger's function. Every statement of it reads rows by key, a few for each row the
+    trigger's statement changed: a sequential scan is never the plan to take (the setting
+    makes it the last resort), even when the statistics say that a table is empty."""
     return f"""
-CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql
+SET enable_seqscan = off AS $$
 BEGIN
 {body}
     RETURN NULL;
