@@ -528,6 +528,8 @@ class ResultsPart(_HoldsParts, Part):
     assignment_id: int | None = None
     timed_out: bool = False
     review_later: str | None = None
+    # In a frame, the site whose page framed the attempt (LearnerAttempt.site): Retry says it.
+    site: str = ""
 
 
 PARTS: tuple[type[Part], ...] = (

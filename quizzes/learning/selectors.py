@@ -105,6 +105,9 @@ class LearnerAttempt:
     # An assignment's attempt: when its review shows (ReviewShown) and when it closes.
     review: str | None = None
     closes_at: datetime | None = None
+    # The allowed site whose page framed the attempt's Start (Attempt.embedded_in), or "":
+    # a Retry from the frame's results is recorded as embedded there too.
+    site: str = ""
 
     def review_hidden(self, now: datetime) -> bool:
         """Whether the pages hide the verdicts, right answers and explanations now (an
@@ -208,6 +211,7 @@ _attempt_rows = (
         "quiz__updated_at",
         "assignment__review",
         "assignment__closes_at",
+        "embedded_in__origin",
         *[f"answers__{field}" for field in _ANSWER_FIELDS],
     )
 )
@@ -243,13 +247,18 @@ def attempt_for_learner(*, public_id: UUID, learner: Learner) -> LearnerAttempt 
     ]
     steps = _steps(attempt, quiz, answers)
     return LearnerAttempt(
-        attempt, quiz, steps, first.assignment__review, first.assignment__closes_at
+        attempt,
+        quiz,
+        steps,
+        first.assignment__review,
+        first.assignment__closes_at,
+        first.embedded_in__origin or "",
     )
 
 
 def attempt_for_learner_orm(*, public_id: UUID, learner: Learner) -> LearnerAttempt | None:
     """`attempt_for_learner` in the plain ORM (two queries), for the tests to compare."""
-    attempts = _learner_attempts(learner).select_related("quiz", "assignment")
+    attempts = _learner_attempts(learner).select_related("quiz", "assignment", "embedded_in")
     attempt = attempts.filter(public_id=public_id).first()
     if attempt is None:
         return None
@@ -261,6 +270,7 @@ def attempt_for_learner_orm(*, public_id: UUID, learner: Learner) -> LearnerAtte
         attempt_steps(attempt=attempt, quiz=quiz),
         rules and rules.review,
         rules and rules.closes_at,
+        attempt.embedded_in.origin if attempt.embedded_in else "",
     )
 
 

@@ -31,10 +31,11 @@ def _text_in(obj, field: str, language: str) -> str:
 
 def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator[list]:
     """A row per completed attempt: the learner, its kind, whether it is their first, how long
-    it took, the score (a sum of credits: 2.5), and each question's picks (joined with " | "
-    when there are several) or, for a kind not answered by picks, its response as the kind
-    writes it (`Kind.written`: the number typed, the items in order, each gap…), in the
-    attempt's language, its result and credit (0.5)."""
+    it took, the site whose page framed it (quizzes/embed; empty on the site's pages), the
+    score (a sum of credits: 2.5), and each question's picks (joined with " | " when there
+    are several) or, for a kind not answered by picks, its response as the kind writes it
+    (`Kind.written`: the number typed, the items in order, each gap…), in the attempt's
+    language, its result and credit (0.5)."""
     questions = list(Question.objects.filter(quiz=quiz).prefetch_related("choices"))
     choices = [choice for question in questions for choice in question.choices.all()]
     texts, matches = (
@@ -60,6 +61,7 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
         _("Kind"),
         _("First attempt"),
         _("Duration (seconds)"),
+        _("Embedded in"),
     ]
     for number in range(1, len(questions) + 1):
         header += [
@@ -109,6 +111,7 @@ def attempt_rows(*, quiz: Quiz, report_filter: reports.ReportFilter) -> Iterator
                 kinds.get(pick.kind, pick.kind),
                 yes if pick.is_first else no,
                 round((pick.completed_at - pick.started_at).total_seconds()),
+                pick.site or "",
                 *cells,
             ]
 

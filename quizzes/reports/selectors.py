@@ -1546,7 +1546,7 @@ def answer_picks(
 ) -> Iterator[tuple]:
     """Every pick of every answer of every completed attempt, in attempt and question order,
     as named rows (attempt_id, username, first_name, last_name, kind, is_first, started_at,
-    completed_at, language, score, max_score, question_id, picked, is_correct, credit,
+    completed_at, language, score, max_score, site, question_id, picked, is_correct, credit,
     response), read lazily
     so memory stays flat however many attempts there are. An answer that picked several
     choices gives a row per pick: with `several` (the quiz has multiple-choice questions),
@@ -1571,6 +1571,7 @@ def answer_picks(
             language=F("attempt__language"),
             score=F("attempt__score"),
             max_score=F("attempt__max_score"),
+            site=F("attempt__embedded_in__origin"),
             picked=choice,
         )
         .order_by(*order)
@@ -1586,6 +1587,7 @@ def answer_picks(
             "language",
             "score",
             "max_score",
+            "site",
             "question_id",
             "picked",
             "is_correct",

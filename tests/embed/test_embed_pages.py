@@ -1,5 +1,7 @@
 """The embed pages: the learner's flow in a guide's frame, framed only by allowed sites."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -295,6 +297,27 @@ def test_practice_from_the_frame_stays_in_it_and_keeps_the_site(client, embedded
     practice = Attempt.objects.get(kind=AttemptKind.PRACTICE)
     assert response["Location"] == attempt_page(practice, 1)
     assert practice.embedded_in == attempt.embedded_in
+
+
+def test_retry_from_the_frame_s_results_keeps_the_site(client, embedded_quiz):
+    attempt = embed_start(client, embedded_quiz)
+    for number in (1, 2, 3):
+        client.post(
+            attempt_page(attempt, number),
+            {"choice": choice_of(embedded_quiz, number, correct=True).pk},
+        )
+    results = client.get(results_page(attempt)).content.decode()
+    retry = re.search(
+        r'<form method="post" action="([^"]+)" class="start-form">.*?</form>', results
+    )
+    posted = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', retry[0]))
+    assert retry[1] == start_url(embedded_quiz) and posted["site"] == GUIDE
+    client.post(retry[1], posted)
+    retried = Attempt.objects.exclude(pk=attempt.pk).get()
+    assert retried.embedded_in == attempt.embedded_in
+    # The site's own results of the same attempt say no site: its Retry is the site's.
+    site_results = client.get(attempt.get_absolute_url()).content.decode()
+    assert 'name="site"' not in site_results
 
 
 @pytest.mark.parametrize("host", ["evil.example", "localhost:notaport", "[::1"])

@@ -50,6 +50,9 @@ def test_the_csvs_follow_the_site(instructor_client, taken):
         )
     )
     assert len(rows) == 2 and rows[1][5] == "100.0"
+    every = read_csv(instructor_client.get(reverse("report_attempts_csv", args=[taken.slug])))
+    assert every[0][9] == "Embedded in"
+    assert sorted(row[9] for row in every[1:]) == ["", GUIDE, OTHER]
 
 
 @pytest.mark.parametrize(

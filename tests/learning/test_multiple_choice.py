@@ -148,12 +148,12 @@ def test_the_attempts_csv_carries_every_pick(client, mc_reported):
     response = client.get(f"/en/reports/quizzes/{mc_reported.slug}/attempts.csv")
     body = b"".join(response.streaming_content).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(body)))
-    assert [row[9:12] for row in rows[1:]] == [
+    assert [row[10:13] for row in rows[1:]] == [
         ["Q1 choice 1 | Q1 choice 2", "right", "1"],
         ["Q1 choice 1", "wrong", "0"],
         ["Q1 choice 2 | Q1 choice 3", "wrong", "0"],
     ]
-    assert [row[12] for row in rows[1:]] == ["Q2 choice 1", "Q2 choice 2", "Q2 choice 1"]
+    assert [row[13] for row in rows[1:]] == ["Q2 choice 1", "Q2 choice 2", "Q2 choice 1"]
 
 
 def test_the_questions_csv_counts_every_pick(client, mc_reported):

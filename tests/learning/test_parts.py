@@ -28,7 +28,9 @@ from quizzes import kinds
 from quizzes.classes.services import class_create, class_join
 from quizzes.learning import parts as parts_module
 from quizzes.learning.parts import PARTS, Part, StepPart, Unkeepable, canonical
-from quizzes.models import Assignment, Attempt, ReviewShown
+from quizzes.models import Assignment, Attempt, EmbedOrigin, ReviewShown
+from tests.embed.conftest import GUIDE, embed_start
+from tests.embed.conftest import results_page as embed_results_page
 from tests.factories import (
     answer,
     answer_number,
@@ -134,6 +136,14 @@ def _drive(guide) -> None:
     answer_number(missing, missed, 1, "32", "fr")  # A known mistake, with its feedback.
     missing.get(question_url(missed, 1, "fr"))
     answer_number(missing, missed, 1, "7")
+
+    EmbedOrigin.objects.create(origin=GUIDE)
+    framed = Client()
+    in_frame = embed_start(framed, quiz)
+    for number in (1, 2):
+        answer(framed, in_frame, number, choice_of(quiz, number, correct=True))
+    answer_picks(framed, in_frame, 3, list(quiz.questions.get(position=3).choices.all()[:2]))
+    framed.get(embed_results_page(in_frame))  # Retry says the site that framed it.
 
     _drive_assignment(guide)
 

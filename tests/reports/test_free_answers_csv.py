@@ -35,7 +35,7 @@ def test_the_attempts_csv_writes_each_free_answer_as_the_learner_gave_it(instruc
 
     for lang in ("en", "fr"):  # The attempt's language, whatever the export's.
         rows = read_csv(instructor_client.get(f"/{lang}/reports/quizzes/kinds/attempts.csv"))
-        answers = rows[1][9::3]
+        answers = rows[1][10::3]
         assert answers[0] == "2\u00a0048"  # As the French attempt writes the number.
         assert answers[1] == "diffusion totale"  # What was typed, not the pattern it matched.
         assert answers[2] == " > ".join(item.text_fr for item in items[::-1])
@@ -52,4 +52,4 @@ def test_a_free_answer_recorded_without_its_response_is_written_by_its_pick(inst
     call_command("seedattempts", "seeded", count=20, seed=3, verbosity=0)
     rows = read_csv(instructor_client.get("/en/reports/quizzes/seeded/attempts.csv?attempts=all"))
     assert len(rows) == 1 + 20
-    assert {row[9] for row in rows[1:]} <= {"1024", "1 024", "32"}  # The attempt's language.
+    assert {row[10] for row in rows[1:]} <= {"1024", "1 024", "32"}  # The attempt's language.

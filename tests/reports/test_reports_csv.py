@@ -26,7 +26,7 @@ def test_attempts_csv_one_row_per_completed_first_attempt(instructor_client, han
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="dp-quiz-attempts.csv"'
     rows = read_csv(response)
-    assert rows[0][:12] == [
+    assert rows[0][:13] == [
         "Learner",
         "Completed at",
         "Language",
@@ -36,19 +36,20 @@ def test_attempts_csv_one_row_per_completed_first_attempt(instructor_client, han
         "Kind",
         "First attempt",
         "Duration (seconds)",
+        "Embedded in",
         "Question 1 choice",
         "Question 1 result",
         "Question 1 credit",
     ]
-    assert len(rows[0]) == 9 + 3 * 5
+    assert len(rows[0]) == 10 + 3 * 5
     learners = [row[0] for row in rows[1:]]
     assert learners == ["Ana Alves", "ben", "'=SUM(A1)", "Dee Dupont", "Anonymous", "Anonymous"]
     ana = rows[1]
     assert ana[2:8] == ["en", "3", "5", "60.0", "Quiz", "yes"]
-    assert ana[9:15] == ["Q1 choice 2", "wrong", "0", "Q2 choice 1", "right", "1"]
+    assert ana[10:16] == ["Q1 choice 2", "wrong", "0", "Q2 choice 1", "right", "1"]
     # A French attempt's picks are the French texts it showed.
     assert rows[3][2:4] == ["fr", "1"]
-    assert rows[3][9:11] == ["Q1 choix 3", "wrong"]
+    assert rows[3][10:12] == ["Q1 choix 3", "wrong"]
 
 
 def test_attempts_csv_gives_kind_first_attempt_and_duration(instructor_client, hand_quiz):
@@ -85,8 +86,8 @@ def test_attempts_csv_in_french_uses_french_texts(instructor_client, hand_quiz):
     assert rows[0][0] == "Apprenant"
     assert rows[1][6:8] == ["Quiz", "oui"]
     # Ana's attempt was in English: her picks are the English texts it showed.
-    assert rows[1][9:12] == ["Q1 choice 2", "faux", "0"]
-    assert rows[3][9:12] == ["Q1 choix 3", "faux", "0"]
+    assert rows[1][10:13] == ["Q1 choice 2", "faux", "0"]
+    assert rows[3][10:13] == ["Q1 choix 3", "faux", "0"]
 
 
 def test_questions_csv_gives_the_texts_in_the_language_filtered(instructor_client, hand_quiz):
@@ -140,4 +141,4 @@ def test_text_cells_that_look_like_formulas_are_escaped(instructor_client, hand_
     assert rows[1][1] == "'+1 or -1?"
     assert "'@SUM(1)" in rows[1]
     rows = read_csv(instructor_client.get(URL + "attempts.csv"))
-    assert rows[1][9] == "'@SUM(1)"
+    assert rows[1][10] == "'@SUM(1)"

@@ -74,6 +74,7 @@ from quizzes.learning.services import (
 )
 from quizzes.models import Assignment, Attempt, AttemptKind
 from quizzes.snapshots import ChoiceContent, QuestionContent, QuizContent
+from quizzes.templatetags.embedding import embedded
 
 
 @require_safe
@@ -514,6 +515,7 @@ def _results_part(found: LearnerAttempt, *, token: str, mistakes_only: bool) -> 
         assignment_id=attempt.assignment_id,
         timed_out=attempt.timed_out,
         review_later=review_later,
+        site=found.site if embedded() else "",  # Retry on the site's pages is the site's.
     )
     return kept(part, attempt_id=attempt.public_id, token=token)
 
