@@ -39,7 +39,9 @@ always did. A report that reads a class's learners (`klass`, `taught_by`) scans 
 its attempts are those of a class, not of the whole site. After a change of
 `settings.TIME_ZONE`, run `rebuild()` (`manage.py shell -c "from django.db import
 connection; from quizzes.reports.rollups import rebuild; rebuild(connection)"`); it takes
-a few minutes at a million attempts, during which answers wait.
+a few minutes at a million attempts, during which answers wait. Migration 0027 builds the
+rollups from this module as it is when the migration runs: a change to their tables or
+triggers ships with a migration of its own that calls `rebuild()`.
 """
 
 from django.conf import settings
