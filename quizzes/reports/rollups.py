@@ -47,16 +47,16 @@ triggers ships with a migration of its own that calls `rebuild()`.
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
-ATTEMPT_KEY = (
-    "quiz_id, day, language, is_first, kind, anonymous, answered, completed, score, max_score"
-)
+# The attempt's columns both rollups begin with: a report's WHERE on the rollups' rows
+# (reports.selectors._rollup) reads them, whichever rollup it is put to.
+DIMENSIONS = "quiz_id, day, language, is_first, kind"
+ATTEMPT_KEY = f"{DIMENSIONS}, anonymous, answered, completed, score, max_score"
 ANSWER_KEY = (
-    "quiz_id, day, language, is_first, kind, question_id, choice_id, credit, score, "
-    "is_correct, md5(response), variant, picks"
+    f"{DIMENSIONS}, question_id, choice_id, credit, score, is_correct, md5(response), variant, "
+    "picks"
 )
 ANSWER_COLUMNS = (
-    "quiz_id, day, language, is_first, kind, question_id, choice_id, credit, score, "
-    "is_correct, response, variant, picks"
+    f"{DIMENSIONS}, question_id, choice_id, credit, score, is_correct, response, variant, picks"
 )
 # What a report reads: the rollup and the deltas not folded into it yet, to sum by key.
 ATTEMPT_COUNTS = (
@@ -90,24 +90,20 @@ def _picks(answer: str) -> str:
     )
 
 
-_ATTEMPT_COLUMNS = """
+_DIMENSION_COLUMNS = """
     quiz_id bigint NOT NULL,
     day date,  -- NULL: all time.
     language varchar(10) NOT NULL,
     is_first boolean NOT NULL,
-    kind varchar(10) NOT NULL,
+    kind varchar(10) NOT NULL,"""
+_ATTEMPT_COLUMNS = f"""{_DIMENSION_COLUMNS}
     anonymous boolean NOT NULL,
     answered boolean NOT NULL,
     completed boolean NOT NULL,
     score numeric(12, 5),
     max_score integer,
     n bigint NOT NULL"""
-_ANSWER_COLUMNS = """
-    quiz_id bigint NOT NULL,
-    day date,  -- NULL: all time.
-    language varchar(10) NOT NULL,
-    is_first boolean NOT NULL,
-    kind varchar(10) NOT NULL,
+_ANSWER_COLUMNS = f"""{_DIMENSION_COLUMNS}
     question_id bigint NOT NULL,
     choice_id bigint,
     credit numeric(6, 5) NOT NULL,
