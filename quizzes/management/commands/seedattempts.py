@@ -117,7 +117,8 @@ def _analysed() -> None:
     15 minutes in a test). Inside a caller's transaction (a test's), ANALYZE counts its rows."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("ANALYZE quizzes_attempt, quizzes_answer, quizzes_answerchoice")
+            tables = [model._meta.db_table for model in (Attempt, Answer, AnswerChoice)]
+            cursor.execute(f"ANALYZE {', '.join(tables)}")
 
 
 def _typed(gap, choice, language: str) -> str:
